@@ -1,0 +1,317 @@
+package dev.orderflow.rocketmq.embedded;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+import org.apache.rocketmq.broker.BrokerController;
+import org.apache.rocketmq.common.BrokerConfig;
+import org.apache.rocketmq.common.MQVersion;
+import org.apache.rocketmq.common.namesrv.NamesrvConfig;
+import org.apache.rocketmq.namesrv.NamesrvController;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyServerConfig;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.store.config.FlushDiskType;
+import org.apache.rocketmq.store.config.MessageStoreConfig;
+
+/**
+ * The real Apache RocketMQ NameServer and one Broker, started in the current JVM.
+ *
+ * <p>For dev mode, tests and the local launcher only: production points at a real cluster.
+ * Settings are sized for a laptop (small mapped files) and, with {@link Options#forTests},
+ * for fast tests (transaction check-back within seconds, a short retry delay table).
+ */
+public final class EmbeddedRocketMQ implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
+
+    /** Topic every broker registers; once the name server lists it, the broker is ready. */
+    private static final String READY_TOPIC = "TBW102";
+
+    private final Options options;
+    private NamesrvController nameServer;
+    private BrokerController broker;
+    private int nameServerPort;
+    private int brokerPort;
+
+    private EmbeddedRocketMQ(Options options) {
+        this.options = options;
+    }
+
+    /**
+     * Starts a name server and a broker and waits until the broker is registered.
+     *
+     * @throws IllegalStateException when either fails to start in time
+     */
+    public static EmbeddedRocketMQ start(Options options) {
+        EmbeddedRocketMQ rocketMQ = new EmbeddedRocketMQ(options);
+        try {
+            rocketMQ.doStart();
+            return rocketMQ;
+        } catch (RuntimeException e) {
+            rocketMQ.close();
+            throw e;
+        }
+    }
+
+    private void doStart() {
+        // As the stock startup classes do: without it the name server treats the broker as
+        // ancient, registers no topics, and every send fails with "No route info".
+        System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
+        System.setProperty("rocketmq.embedded.logDir", options.dataDir.resolve("logs").toString());
+        if (System.getProperty("rmq.logback.configurationFile") == null) {
+            System.setProperty("rmq.logback.configurationFile", "rmq-embedded.logback.xml");
+        }
+        Path dataDir = options.dataDir.toAbsolutePath();
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create RocketMQ data folder " + dataDir, e);
+        }
+        long startedAt = System.nanoTime();
+        startNameServer(dataDir);
+        startBroker(dataDir);
+        awaitBrokerRegistered();
+        LOG.info(() -> String.format("Embedded RocketMQ ready in %d ms: name server %s, broker 127.0.0.1:%d, data %s",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt), nameServerAddress(), brokerPort,
+                dataDir));
+    }
+
+    private void startNameServer(Path dataDir) {
+        nameServerPort = options.nameServerPort > 0 ? options.nameServerPort : freePort();
+        NamesrvConfig config = new NamesrvConfig();
+        config.setRocketmqHome(dataDir.toString());
+        config.setKvConfigPath(dataDir.resolve("namesrv/kvConfig.json").toString());
+        config.setConfigStorePath(dataDir.resolve("namesrv/namesrv.properties").toString());
+        NettyServerConfig server = new NettyServerConfig();
+        server.setListenPort(nameServerPort);
+        server.setBindAddress("127.0.0.1");
+        nameServer = new NamesrvController(config, server, new NettyClientConfig());
+        try {
+            if (!nameServer.initialize()) {
+                throw new IllegalStateException("RocketMQ name server failed to initialize");
+            }
+            nameServer.start();
+        } catch (IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("RocketMQ name server failed to start on port " + nameServerPort, e);
+        }
+    }
+
+    private void startBroker(Path dataDir) {
+        // The broker also listens on port-2 (VIP channel) and port+1 (HA): reserve a free triple.
+        brokerPort = options.brokerPort > 0 ? options.brokerPort : freeBrokerPort();
+        BrokerConfig config = new BrokerConfig();
+        config.setBrokerClusterName(options.clusterName);
+        config.setBrokerName(options.brokerName);
+        config.setBrokerIP1("127.0.0.1");
+        config.setBrokerIP2("127.0.0.1");
+        config.setNamesrvAddr(nameServerAddress());
+        config.setAutoCreateTopicEnable(true);
+        config.setAutoCreateSubscriptionGroup(true);
+        config.setEnablePropertyFilter(true);
+        config.setRocketmqHome(dataDir.toString());
+        config.setTransactionCheckInterval(options.transactionCheckInterval.toMillis());
+        config.setTransactionTimeOut(options.transactionTimeout.toMillis());
+        config.setTransactionOpBatchInterval((int) options.transactionOpBatchInterval.toMillis());
+        config.setTransactionCheckMax(options.transactionCheckMax);
+
+        NettyServerConfig server = new NettyServerConfig();
+        server.setListenPort(brokerPort);
+        server.setBindAddress("127.0.0.1");
+
+        MessageStoreConfig store = new MessageStoreConfig();
+        Path storeDir = dataDir.resolve("store");
+        store.setStorePathRootDir(storeDir.toString());
+        store.setStorePathCommitLog(storeDir.resolve("commitlog").toString());
+        store.setMappedFileSizeCommitLog(64 * 1024 * 1024);
+        store.setMappedFileSizeConsumeQueue(600_000);
+        store.setMappedFileSizeTimerLog(16 * 1024 * 1024);
+        store.setMaxIndexNum(10_000);
+        store.setMaxHashSlotNum(2_000);
+        store.setHaListenPort(brokerPort + 1);
+        store.setFlushDiskType(options.syncFlush ? FlushDiskType.SYNC_FLUSH : FlushDiskType.ASYNC_FLUSH);
+        if (options.messageDelayLevel != null) {
+            store.setMessageDelayLevel(options.messageDelayLevel);
+        }
+
+        broker = new BrokerController(config, server, new NettyClientConfig(), store);
+        try {
+            if (!broker.initialize()) {
+                throw new IllegalStateException("RocketMQ broker failed to initialize (store " + storeDir + ")");
+            }
+            broker.start();
+        } catch (IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("RocketMQ broker failed to start on port " + brokerPort, e);
+        }
+    }
+
+    /**
+     * The broker's first registration is skipped until the name server answers, and its
+     * periodic one starts only after ~10 s: register explicitly until the name server knows it.
+     */
+    private void awaitBrokerRegistered() {
+        long deadline = System.nanoTime() + options.startTimeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            broker.registerBrokerAll(true, false, true);
+            if (nameServer.getRouteInfoManager().getAllTopicList().getTopicList().contains(READY_TOPIC)) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the RocketMQ broker", e);
+            }
+        }
+        throw new IllegalStateException("RocketMQ broker did not register with the name server within "
+                + options.startTimeout);
+    }
+
+    /** {@code host:port} of the name server, the value clients take as name-server address. */
+    public String nameServerAddress() {
+        return "127.0.0.1:" + nameServerPort;
+    }
+
+    public String brokerAddress() {
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    public String clusterName() {
+        return options.clusterName;
+    }
+
+    public String brokerName() {
+        return options.brokerName;
+    }
+
+    public Path dataDir() {
+        return options.dataDir;
+    }
+
+    /** The running broker, for tests that need to inspect it. */
+    public BrokerController broker() {
+        return broker;
+    }
+
+    /** Stops the broker, then the name server. Broker shutdown takes 10-20 s: share instances. */
+    @Override
+    public synchronized void close() {
+        if (broker != null) {
+            try {
+                broker.shutdown();
+            } catch (RuntimeException e) {
+                LOG.warning("RocketMQ broker shutdown failed: " + e);
+            }
+            broker = null;
+        }
+        if (nameServer != null) {
+            try {
+                nameServer.shutdown();
+            } catch (RuntimeException e) {
+                LOG.warning("RocketMQ name server shutdown failed: " + e);
+            }
+            nameServer = null;
+        }
+    }
+
+    /** Stops only the name server (for tests of health when the name server is gone). */
+    public synchronized void stopNameServer() {
+        if (nameServer != null) {
+            nameServer.shutdown();
+            nameServer = null;
+        }
+    }
+
+    public boolean isRunning() {
+        return broker != null && nameServer != null;
+    }
+
+    private static int freeBrokerPort() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = freePort();
+            if (port > 2 && isFree(port - 2) && isFree(port + 1)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("No free port triple for the RocketMQ broker");
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress("127.0.0.1", 0));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free port", e);
+        }
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress("0.0.0.0", port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Start settings. Defaults suit a laptop; {@link #forTests} shortens every interval. */
+    public static final class Options {
+        private Path dataDir;
+        private int nameServerPort;
+        private int brokerPort;
+        private String clusterName = "DefaultCluster";
+        private String brokerName = "broker-a";
+        private Duration transactionCheckInterval = Duration.ofSeconds(30);
+        private Duration transactionTimeout = Duration.ofSeconds(6);
+        private Duration transactionOpBatchInterval = Duration.ofMillis(3000);
+        private int transactionCheckMax = 15;
+        private String messageDelayLevel;
+        private boolean syncFlush;
+        private Duration startTimeout = Duration.ofSeconds(30);
+
+        public Options(Path dataDir) {
+            this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+        }
+
+        /**
+         * Check-back within ~2-3 s of an unresolved half message and a retry delay table of
+         * seconds. Transaction timeout stays well above the op batch interval: below it,
+         * finished transactions were checked again and delivered twice (ROCKETMQ-NOTES).
+         */
+        public static Options forTests(Path dataDir) {
+            return new Options(dataDir)
+                    .transactionCheckInterval(Duration.ofSeconds(1))
+                    .transactionOpBatchInterval(Duration.ofMillis(300))
+                    .transactionTimeout(Duration.ofSeconds(2))
+                    .messageDelayLevel("1s 1s 1s 2s 2s 2s 3s 3s 3s 4s 4s 4s 5s 5s 5s 6s 6s 6s");
+        }
+
+        public Options nameServerPort(int port) { this.nameServerPort = port; return this; }
+        public Options brokerPort(int port) { this.brokerPort = port; return this; }
+        public Options clusterName(String name) { this.clusterName = name; return this; }
+        public Options brokerName(String name) { this.brokerName = name; return this; }
+        public Options transactionCheckInterval(Duration d) { this.transactionCheckInterval = d; return this; }
+        public Options transactionTimeout(Duration d) { this.transactionTimeout = d; return this; }
+        public Options transactionOpBatchInterval(Duration d) { this.transactionOpBatchInterval = d; return this; }
+        public Options transactionCheckMax(int max) { this.transactionCheckMax = max; return this; }
+        /** Broker delay levels, e.g. {@code "1s 5s 10s 30s 1m"}; null keeps the broker's table. */
+        public Options messageDelayLevel(String levels) { this.messageDelayLevel = levels; return this; }
+        public Options syncFlush(boolean sync) { this.syncFlush = sync; return this; }
+        public Options startTimeout(Duration d) { this.startTimeout = d; return this; }
+        public Options dataDir(Path dir) { this.dataDir = dir; return this; }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.orderflow.rocketmq.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.junit.jupiter.api.Test;
+
+/** Starts the real name server and broker in this JVM and round-trips a message through them. */
+class EmbeddedRocketMQTest {
+
+    @Test
+    void startsSendsConsumesAndStops() throws Exception {
+        Path data = Path.of("target", "embedded-test-" + System.nanoTime());
+        try (EmbeddedRocketMQ rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(data))) {
+            assertThat(rocketMQ.isRunning()).isTrue();
+            assertThat(rocketMQ.nameServerAddress()).startsWith("127.0.0.1:");
+
+            List<String> received = new CopyOnWriteArrayList<>();
+            DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("embedded_test_group");
+            consumer.setNamesrvAddr(rocketMQ.nameServerAddress());
+            consumer.subscribe("embedded_test_topic", "*");
+            consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+                msgs.forEach(m -> received.add(new String(m.getBody(), StandardCharsets.UTF_8)));
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+            DefaultMQProducer producer = new DefaultMQProducer("embedded_test_producer");
+            producer.setNamesrvAddr(rocketMQ.nameServerAddress());
+            producer.start();
+            consumer.start();
+            try {
+                SendResult result = producer.send(new Message("embedded_test_topic", "tag",
+                        "hello".getBytes(StandardCharsets.UTF_8)));
+                assertThat(result.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (received.isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(received).containsExactly("hello");
+            } finally {
+                consumer.shutdown();
+                producer.shutdown();
+            }
+        }
+    }
+}
