@@ -131,8 +131,8 @@ public final class LocalSuite implements AutoCloseable {
         rocketMQ = EmbeddedRocketMQ.start(new EmbeddedRocketMQ.Options(settings.rocketmqDir())
                 .nameServerPort(nameServerPort)
                 .brokerPort(Ports.brokerPortOrAny(settings.brokerPort())));
-        out.printf("  %-18s name server %s, broker %s (data in %s)%n", "RocketMQ", rocketMQ.nameServerAddress(),
-                rocketMQ.brokerAddress(), settings.root().relativize(settings.rocketmqDir()));
+        out.printf("  %-18s name server %s, broker %s (data and log in %s)%n", "RocketMQ",
+                rocketMQ.nameServerAddress(), rocketMQ.brokerAddress(), settings.root().relativize(settings.rocketmqDir()));
 
         for (ServiceSpec spec : built) {
             services.add(startService(spec));
@@ -319,6 +319,10 @@ public final class LocalSuite implements AutoCloseable {
     private static void quietLibraryLogging() {
         System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
         System.setProperty("slf4j.internal.verbosity", "WARN");
+        // RocketMQ's own (shaded) logback: to its data folder only, see rmq-launcher.logback.xml.
+        if (System.getProperty("rmq.logback.configurationFile") == null) {
+            System.setProperty("rmq.logback.configurationFile", "rmq-launcher.logback.xml");
+        }
         // One line per java.util.logging record (EmbeddedRocketMQ logs its start that way).
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "  %4$s: %5$s%6$s%n");
