@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,6 +44,9 @@ public final class LocalSuite implements AutoCloseable {
               --clean  delete the run folder (.run-local: broker store, embedded MariaDB data, logs) first
               --demo   place one order once everything is up and wait until it is COMPLETED
             Settings: -Dorderflow.local.* in JAVA_OPTS, see deploy/launcher/.../Settings.java""";
+
+    /** Held so that its level setting is not lost to garbage collection. */
+    private static final Logger EMBEDDED_ROCKETMQ_LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
 
     private final Settings settings;
     private final List<ServiceSpec> suite;
@@ -140,7 +145,7 @@ public final class LocalSuite implements AutoCloseable {
         long deadline = System.nanoTime() + settings.readyTimeout().toNanos();
         for (ServiceProcess service : services) {
             service.awaitReady(deadline);
-            out.printf("  %-18s ready after %.1f s%n", service.name(), (System.nanoTime() - startedAt) / 1e9);
+            out.printf("  %-18s ready (%.1f s after start)%n", service.name(), (System.nanoTime() - startedAt) / 1e9);
             service.process().onExit().thenAccept(p -> {
                 if (!stopping) {
                     out.printf("%n%s exited unexpectedly with code %d; see %s%n", service.name(), p.exitValue(),
@@ -323,9 +328,10 @@ public final class LocalSuite implements AutoCloseable {
         if (System.getProperty("rmq.logback.configurationFile") == null) {
             System.setProperty("rmq.logback.configurationFile", "rmq-launcher.logback.xml");
         }
-        // One line per java.util.logging record (EmbeddedRocketMQ logs its start that way).
+        // EmbeddedRocketMQ's start line repeats what start() prints; its warnings stay, on one line each.
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "  %4$s: %5$s%6$s%n");
         }
+        EMBEDDED_ROCKETMQ_LOG.setLevel(Level.WARNING);
     }
 }

@@ -70,7 +70,7 @@ class LocalSuiteTest {
         String printed = output.toString(StandardCharsets.UTF_8);
         assertThat(printed)
                 .contains("later-service      not built yet")
-                .contains("fake-service       ready after")
+                .contains("fake-service       ready (")
                 .contains("http://localhost:" + servicePort)
                 .contains("demo skipped: order-service and status-service not running")
                 .contains("orderflow: stopped");
