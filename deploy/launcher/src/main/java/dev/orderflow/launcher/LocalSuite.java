@@ -85,6 +85,9 @@ public final class LocalSuite implements AutoCloseable {
         try {
             suite.start();
         } catch (RuntimeException e) {
+            if (suite.stopping) {
+                return; // Ctrl-C during the start: the shutdown hook is stopping what did start
+            }
             System.err.println("\norderflow: start failed: " + e.getMessage());
             e.printStackTrace();
             System.exit(1); // the shutdown hook stops what did start
@@ -98,9 +101,11 @@ public final class LocalSuite implements AutoCloseable {
 
     /**
      * Starts MariaDB, RocketMQ and the built services and waits until every service is ready.
+     * Each part is started under the same lock as {@link #close()}, so a Ctrl-C during the start
+     * waits for the part being started and then stops it with the others: nothing is left behind.
      *
-     * @throws IllegalStateException when a part does not start; what did start keeps running
-     *         until {@link #close()}
+     * @throws IllegalStateException when a part does not start, or when stopping began; what did
+     *         start keeps running until {@link #close()}
      */
     public void start() {
         prepareRunDir();
@@ -121,8 +126,8 @@ public final class LocalSuite implements AutoCloseable {
         }
 
         long startedAt = System.nanoTime();
-        mariaDB = LocalMariaDB.startOrConnect(settings.mariadbHost(), settings.mariadbPort(), settings.mariadbUser(),
-                settings.mariadbPassword(), settings.mariadbDir(), settings.embeddedMariadbPort());
+        step(() -> mariaDB = LocalMariaDB.startOrConnect(settings.mariadbHost(), settings.mariadbPort(),
+                settings.mariadbUser(), settings.mariadbPassword(), settings.mariadbDir(), settings.embeddedMariadbPort()));
         mariaDB.createDatabases(suite.stream().map(ServiceSpec::database).toList());
         out.printf("  %-18s %s:%d (%s)%n", "MariaDB", mariaDB.host(), mariaDB.port(), mariaDB.isEmbedded()
                 ? "embedded, data in " + settings.root().relativize(settings.mariadbDir())
@@ -133,17 +138,17 @@ public final class LocalSuite implements AutoCloseable {
             out.printf("  port %d is taken (another RocketMQ or run-local?): name server on %d instead%n",
                     settings.nameServerPort(), nameServerPort);
         }
-        rocketMQ = EmbeddedRocketMQ.start(new EmbeddedRocketMQ.Options(settings.rocketmqDir())
+        step(() -> rocketMQ = EmbeddedRocketMQ.start(new EmbeddedRocketMQ.Options(settings.rocketmqDir())
                 .nameServerPort(nameServerPort)
-                .brokerPort(Ports.brokerPortOrAny(settings.brokerPort())));
+                .brokerPort(Ports.brokerPortOrAny(settings.brokerPort()))));
         out.printf("  %-18s name server %s, broker %s (data and log in %s)%n", "RocketMQ",
                 rocketMQ.nameServerAddress(), rocketMQ.brokerAddress(), settings.root().relativize(settings.rocketmqDir()));
 
         for (ServiceSpec spec : built) {
-            services.add(startService(spec));
+            step(() -> services.add(startService(spec)));
         }
         long deadline = System.nanoTime() + settings.readyTimeout().toNanos();
-        for (ServiceProcess service : services) {
+        for (ServiceProcess service : services()) {
             service.awaitReady(deadline);
             out.printf("  %-18s ready (%.1f s after start)%n", service.name(), (System.nanoTime() - startedAt) / 1e9);
             service.process().onExit().thenAccept(p -> {
@@ -154,6 +159,14 @@ public final class LocalSuite implements AutoCloseable {
             });
         }
         running("inventory-service").ifPresent(inventory -> seedStock(url(inventory)));
+    }
+
+    /** Runs one start step unless stopping has begun; {@link #close()} waits for a running step. */
+    private synchronized void step(Runnable action) {
+        if (stopping) {
+            throw new IllegalStateException("stopping: start abandoned");
+        }
+        action.run();
     }
 
     private ServiceProcess startService(ServiceSpec spec) {
@@ -231,11 +244,11 @@ public final class LocalSuite implements AutoCloseable {
         }
     }
 
-    public Optional<ServiceProcess> running(String name) {
+    public synchronized Optional<ServiceProcess> running(String name) {
         return services.stream().filter(s -> s.name().equals(name) && s.process().isAlive()).findFirst();
     }
 
-    public List<ServiceProcess> services() {
+    public synchronized List<ServiceProcess> services() {
         return List.copyOf(services);
     }
 
