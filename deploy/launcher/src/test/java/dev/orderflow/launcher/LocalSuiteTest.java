@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
@@ -21,12 +22,14 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The launcher end to end with real parts: the real RocketMQ in this JVM, MariaDB (the local
  * server when it answers, else embedded), one built "service" (a {@link FakeService} packaged
  * as {@code target/quarkus-app/quarkus-run.jar} of a module folder) and one module not built.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class LocalSuiteTest {
 
     private final Path root = Path.of("target", "suite-test-" + System.nanoTime()).toAbsolutePath();

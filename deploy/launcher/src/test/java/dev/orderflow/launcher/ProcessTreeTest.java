@@ -7,13 +7,16 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Process supervision with real processes ({@code bash}, {@code sleep}): stopping a child takes
  * its whole tree down, also when parts of it ignore SIGTERM or outlive their parent.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ProcessTreeTest {
 
     @Test

@@ -11,10 +11,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** A real child JVM ({@link FakeService}) supervised as the launcher supervises a service. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ServiceProcessTest {
 
     private final Path dir = Path.of("target", "service-process-test-" + System.nanoTime()).toAbsolutePath();
