@@ -227,7 +227,7 @@ public class ThroughputBenchmark implements QuarkusApplication {
         static Settings fromSystemProperties() {
             return new Settings(
                     Integer.getInteger("benchmark.messages", 20_000),
-                    Integer.getInteger("benchmark.warm-up", 3_000),
+                    Integer.getInteger("benchmark.warm-up", 10_000),
                     Integer.getInteger("benchmark.message-bytes", 1024),
                     Integer.getInteger("benchmark.rounds", 3),
                     Integer.getInteger("benchmark.in-flight", 1024),
