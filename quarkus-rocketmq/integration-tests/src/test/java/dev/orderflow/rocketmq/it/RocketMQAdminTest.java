@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import dev.orderflow.rocketmq.DeadLetter;
 import dev.orderflow.rocketmq.GroupLag;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.rocketmq.QueueLag;
 import dev.orderflow.rocketmq.RocketMQAdmin;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import io.quarkus.test.junit.QuarkusTest;
@@ -57,8 +58,8 @@ class RocketMQAdminTest {
                 GroupLag lag = admin.lag(LAG_GROUP);
                 assertThat(lag.messagesBehind()).isGreaterThanOrEqualTo(messages);
                 assertThat(lag.oldestUnconsumedAgeMillis()).isPositive();
-                assertThat(lag.queues()).filteredOn(q -> q.topic().equals("it_lag"))
-                        .extracting(q -> q.behind()).reduce(0L, Long::sum).isGreaterThanOrEqualTo((long) messages);
+                assertThat(lag.queues().stream().filter(q -> q.topic().equals("it_lag")).mapToLong(QueueLag::behind).sum())
+                        .isGreaterThanOrEqualTo(messages);
             });
             assertThat(lagChannels.consumed()).isEqualTo(consumedBefore);
         } finally {

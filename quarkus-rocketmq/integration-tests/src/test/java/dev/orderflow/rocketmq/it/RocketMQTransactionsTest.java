@@ -39,6 +39,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
 
 /**
  * Transactional sending through {@link RocketMQTransactions}: the message becomes visible if and
@@ -62,6 +63,7 @@ class RocketMQTransactionsTest {
     TxChannels channels;
 
     @Inject
+    @Identifier("tx-orders")
     TxRecordChecker checker;
 
     @Test

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.client.producer.TransactionListener;
@@ -80,8 +81,29 @@ final class TransactionalChannel implements TransactionListener {
         } catch (MQClientException e) {
             throw new IllegalStateException("Channel " + channel + ": transactional producer failed to start", e);
         }
+        registerWithBrokers();
         LOG.infof("RocketMQ channel %s sending transactionally to %s as group %s via %s (check-backs: %s)", channel,
                 topic, producerGroup, config.getNameServer(), checker.getClass().getName());
+    }
+
+    /**
+     * Makes the brokers of the topic know this producer now. The client heartbeats only to brokers
+     * it learnt from the routes of topics it sends to, so an instance that has not sent yet (e.g.
+     * one restarted after a crash) would be unknown to the broker, which then finds no live
+     * producer of the group to send check-backs to ("channel table is empty"), for up to the
+     * first send plus a heartbeat interval. Seen in the integration tests.
+     */
+    private void registerWithBrokers() {
+        MQClientInstance client = producer.getDefaultMQProducerImpl().getMqClientFactory();
+        boolean routed = client.updateTopicRouteInfoFromNameServer(topic);
+        if (!routed) {
+            // Topic not created yet (auto-created on first send): the brokers of the default topic will take it.
+            routed = client.updateTopicRouteInfoFromNameServer(topic, true, producer);
+        }
+        if (!routed || !client.sendHeartbeatToAllBrokerWithLock()) {
+            LOG.warnf("Channel %s: could not register producer group %s with the brokers of %s yet; check-backs reach "
+                    + "this instance after its first send or heartbeat", channel, producerGroup, topic);
+        }
     }
 
     String channel() {
