@@ -26,9 +26,12 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * </pre>
  *
  * The extension starts the channel's {@code TransactionMQProducer} when the application starts,
- * from the channel's configuration, whether or not SmallRye Reactive Messaging wires the channel
- * into a stream: an instance must be live in the producer group from the start to answer the
- * broker's check-backs for half messages that a crashed instance left behind. Every instance of
+ * from the channel's configuration, independently of SmallRye Reactive Messaging's wiring: an
+ * instance must be live in the producer group, and known to the brokers, from the start to answer
+ * the broker's check-backs for half messages that a crashed instance left behind. (SmallRye 4.33
+ * does ask the connector for a subscriber of a configured outgoing channel that has no upstream,
+ * but leaves it unconnected and logs SRMSG00207 "has no upstream"; that warning is expected for a
+ * configuration-only transactional channel.) Every instance of
  * the application must use the same {@code producer-group}. Check-backs are answered by the
  * {@link RocketMQTransactionChecker} bean named by {@code transaction-checker}, else the one with
  * {@code @Identifier("<channel>")}, else the only checker bean; with none, the application fails
