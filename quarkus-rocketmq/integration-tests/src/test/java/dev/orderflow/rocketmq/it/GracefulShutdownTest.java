@@ -28,6 +28,7 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
@@ -37,7 +38,7 @@ import dev.orderflow.rocketmq.runtime.RocketMQSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.smallrye.reactive.messaging.spi.ConnectorFactory;
+
 
 /**
  * Closing a source while the application holds messages loses none and acknowledges none it did
