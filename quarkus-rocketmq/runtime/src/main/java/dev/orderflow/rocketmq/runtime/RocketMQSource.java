@@ -151,36 +151,40 @@ public class RocketMQSource {
         int retryDelayLevel = config.getRetryDelayLevel();
         switch (config.getConsumeMode()) {
             case "concurrently" -> c.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
-                switch (consume(msgs)) {
-                    case DONE:
-                        return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-                    case REDELIVER:
+                ConsumeConcurrentlyStatus status = switch (consume(msgs)) {
+                    case DONE -> ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+                    case REDELIVER -> {
                         if (retryDelayLevel > 0) {
                             context.setDelayLevelWhenNextConsume(retryDelayLevel);
                         }
-                        return ConsumeConcurrentlyStatus.RECONSUME_LATER;
-                    default:
-                        // Once the process queues are dropped the client ignores this answer: no
-                        // send-back, no offset update. Only if they could not be dropped in time does
-                        // the message go to the retry topic (redelivered, one attempt spent).
+                        yield ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                    }
+                    // Once the process queues are dropped the client ignores this answer: no
+                    // send-back, no offset update. Only if they could not be dropped in time does
+                    // the message go to the retry topic (redelivered, one attempt spent).
+                    case RELEASE -> {
                         awaitRelease();
-                        return ConsumeConcurrentlyStatus.RECONSUME_LATER;
-                }
+                        yield ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                    }
+                };
+                clearInterrupt();
+                return status;
             });
             case "orderly" -> c.registerMessageListener((MessageListenerOrderly) (msgs, context) -> {
-                switch (consume(msgs)) {
-                    case DONE:
-                        return ConsumeOrderlyStatus.SUCCESS;
-                    case REDELIVER:
-                        return ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
-                    default:
-                        // Without auto-commit the client neither commits nor counts an attempt:
-                        // SUCCESS leaves the (dropped) queue's messages uncommitted, ROLLBACK puts
-                        // them back for a later try when the queue could not be dropped.
+                ConsumeOrderlyStatus status = switch (consume(msgs)) {
+                    case DONE -> ConsumeOrderlyStatus.SUCCESS;
+                    case REDELIVER -> ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
+                    // Without auto-commit the client neither commits nor counts an attempt:
+                    // SUCCESS leaves the (dropped) queue's messages uncommitted, ROLLBACK puts
+                    // them back for a later try when the queue could not be dropped.
+                    case RELEASE -> {
                         boolean dropped = awaitRelease();
                         context.setAutoCommit(false);
-                        return dropped ? ConsumeOrderlyStatus.SUCCESS : ConsumeOrderlyStatus.ROLLBACK;
-                }
+                        yield dropped ? ConsumeOrderlyStatus.SUCCESS : ConsumeOrderlyStatus.ROLLBACK;
+                    }
+                };
+                clearInterrupt();
+                return status;
             });
             default -> throw new IllegalArgumentException("Channel " + channel + ": consume-mode must be "
                     + "'concurrently' or 'orderly', not '" + config.getConsumeMode() + "'");
@@ -255,6 +259,21 @@ public class RocketMQSource {
             return Verdict.REDELIVER;
         } finally {
             inFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * Clears a pending interrupt before the listener answers the client. The only interrupter is
+     * the client's own consumer-thread shutdown, and its purpose (stop waiting for the
+     * application) is served by then. Left pending, it breaks the client's handling of the answer:
+     * {@code ProcessQueue.containsMessage} fails under an interrupt, the client then skips the
+     * send-back of a RECONSUME_LATER message and commits its offset as if it had been consumed,
+     * which loses the message (seen with RocketMQ 5.3.3).
+     */
+    private void clearInterrupt() {
+        if (Thread.interrupted()) {
+            LOG.debugf("Channel %s: consumer thread interrupted by the client's shutdown; interrupt cleared before "
+                    + "answering so that the answer is applied", channel);
         }
     }
 
