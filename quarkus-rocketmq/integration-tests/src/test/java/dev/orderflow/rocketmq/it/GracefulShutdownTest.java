@@ -29,7 +29,8 @@ import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
@@ -50,19 +51,29 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 @QuarkusTest
 class GracefulShutdownTest {
 
-    private static final String TOPIC = "it_shutdown";
-    private static final String GROUP = "it_shutdown_group";
     private static final int MESSAGES = 20;
 
-    @Test
-    void closingWithMessagesInFlightGivesBackEverythingUnfinishedWithoutSpendingAnAttempt() throws Exception {
-        List<String> keys = IntStream.range(0, MESSAGES).mapToObj(i -> "shutdown-" + i).toList();
+    /**
+     * Twenty messages on one queue. The application acknowledges the first ten at once except the
+     * sixth, which it holds, and holds everything from the eleventh on. Concurrently, two consumer
+     * threads get the sixth and the eleventh stuck and the rest acknowledged (nine); orderly, the
+     * queue stops at the sixth (five acknowledged). Then the source is closed.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "concurrently", "orderly" })
+    void closingWithMessagesInFlightGivesBackEverythingUnfinishedWithoutSpendingAnAttempt(String mode)
+            throws Exception {
+        String topic = "it_shutdown_" + mode;
+        String group = "it_shutdown_" + mode + "_group";
+        int ackedBeforeHold = mode.equals("orderly") ? 5 : 9;
+        List<String> keys = IntStream.range(0, MESSAGES).mapToObj(i -> mode + "-shutdown-" + i).toList();
         String blocked = keys.get(5);
-        sendAllToQueueZero(keys);
+        sendAllToQueueZero(topic, keys);
 
-        RocketMQSource source = new RocketMQSource(new RocketMQConnectorIncomingConfiguration(config(Map.of(
-                "topic", TOPIC,
-                "consumer-group", GROUP,
+        RocketMQSource source = new RocketMQSource(new RocketMQConnectorIncomingConfiguration(config(mode, Map.of(
+                "topic", topic,
+                "consumer-group", group,
+                "consume-mode", mode,
                 "consume-from", "first",
                 "consume-threads", "2",
                 "shutdown-timeout", "1500"))));
@@ -72,8 +83,6 @@ class GracefulShutdownTest {
         CountDownLatch finishLate = new CountDownLatch(1);
         ExecutorService application = Executors.newFixedThreadPool(4);
         try {
-            // The application: acknowledges the first ten messages at once except one, which it
-            // holds; holds everything from the eleventh on.
             source.stream().subscribe().with(message -> application.submit(() -> {
                 String key = message.getMetadata(IncomingRocketMQMetadata.class).orElseThrow().key();
                 handedOver.add(key);
@@ -92,11 +101,15 @@ class GracefulShutdownTest {
             }));
 
             assertThat(blockedReceived.await(60, TimeUnit.SECONDS)).as("%s handed over", blocked).isTrue();
-            await().atMost(Duration.ofSeconds(30)).until(() -> ackedBeforeClose.size() == 9);
+            await().atMost(Duration.ofSeconds(30)).until(() -> ackedBeforeClose.size() == ackedBeforeHold);
+            int held = mode.equals("orderly") ? 1 : 2;
+            await().atMost(Duration.ofSeconds(30)).until(() -> handedOver.size() == ackedBeforeHold + held);
 
             long closeStarted = System.nanoTime();
             source.close();
             long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closeStarted);
+            // Nothing was handed over once closing began.
+            assertThat(handedOver).hasSize(ackedBeforeHold + held);
             finishLate.countDown();
             // Bounded by shutdown-timeout (1.5 s) plus the client's own shutdown.
             assertThat(closeMillis).isLessThan(15_000);
@@ -110,11 +123,11 @@ class GracefulShutdownTest {
         // from the original queue (offset not committed) and as a first attempt (not sent to the
         // retry topic), the held one included.
         Map<String, MessageExt> redelivered = new ConcurrentHashMap<>();
-        DefaultMQPushConsumer next = new DefaultMQPushConsumer(GROUP);
+        DefaultMQPushConsumer next = new DefaultMQPushConsumer(group);
         next.setNamesrvAddr(RawRocketMQ.nameServer());
         next.setInstanceName(RawRocketMQ.unique("it-shutdown-next"));
         next.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        next.subscribe(TOPIC, "*");
+        next.subscribe(topic, "*");
         next.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
             msgs.forEach(m -> redelivered.putIfAbsent(m.getKeys(), m));
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
@@ -124,11 +137,11 @@ class GracefulShutdownTest {
             Set<String> notAcked = keys.stream().filter(k -> !ackedBeforeClose.contains(k)).collect(Collectors.toSet());
             await().atMost(Duration.ofSeconds(60)).untilAsserted(
                     () -> assertThat(redelivered.keySet()).containsAll(notAcked));
-            assertThat(notAcked).contains(blocked).hasSize(MESSAGES - 9);
+            assertThat(notAcked).contains(blocked).hasSize(MESSAGES - ackedBeforeHold);
             for (String key : notAcked) {
                 MessageExt message = redelivered.get(key);
                 assertThat(message.getReconsumeTimes()).as("attempts spent on %s", key).isZero();
-                assertThat(message.getTopic()).as("topic %s came from", key).isEqualTo(TOPIC);
+                assertThat(message.getTopic()).as("topic %s came from", key).isEqualTo(topic);
                 assertThat(message.getProperty(MessageConst.PROPERTY_RETRY_TOPIC)).as("%s via the retry topic", key)
                         .isNull();
             }
@@ -141,11 +154,11 @@ class GracefulShutdownTest {
         }
     }
 
-    private static void sendAllToQueueZero(List<String> keys) throws Exception {
+    private static void sendAllToQueueZero(String topic, List<String> keys) throws Exception {
         DefaultMQProducer producer = RawRocketMQ.producer();
         try {
             for (String key : keys) {
-                Message message = new Message(TOPIC, key.getBytes(StandardCharsets.UTF_8));
+                Message message = new Message(topic, key.getBytes(StandardCharsets.UTF_8));
                 message.setKeys(key);
                 assertThat(producer.send(message, (queues, msg, arg) -> queues.get(0), null).getSendStatus())
                         .isEqualTo(SendStatus.SEND_OK);
@@ -156,12 +169,12 @@ class GracefulShutdownTest {
     }
 
     /** The channel configuration a connector would pass: attributes plus channel name and name server. */
-    private static Config config(Map<String, String> attributes) {
+    private static Config config(String mode, Map<String, String> attributes) {
         Map<String, String> all = new HashMap<>(attributes);
-        all.put(ConnectorFactory.CHANNEL_NAME_ATTRIBUTE, "it-shutdown");
+        all.put(ConnectorFactory.CHANNEL_NAME_ATTRIBUTE, "it-shutdown-" + mode);
         all.put(ConnectorFactory.CONNECTOR_ATTRIBUTE, RocketMQConfigKeys.CONNECTOR_NAME);
         all.put("name-server", RawRocketMQ.nameServer());
-        return new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(all, "it-shutdown", 100)).build();
+        return new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(all, "it-shutdown-" + mode, 100)).build();
     }
 
     private static void hold(CountDownLatch latch) {
