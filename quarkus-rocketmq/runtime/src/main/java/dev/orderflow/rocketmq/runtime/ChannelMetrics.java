@@ -1,0 +1,66 @@
+package dev.orderflow.rocketmq.runtime;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Micrometer meters of one channel, tagged {@code channel}. Registered in the global registry,
+ * which Quarkus' Micrometer extension (when present) exports, e.g. at {@code /q/metrics}.
+ */
+final class ChannelMetrics {
+
+    private final Counter sent;
+    private final Counter sendFailures;
+    private final Timer sendLatency;
+    private final Counter consumed;
+    private final Counter acked;
+    private final Counter retried;
+    private final Counter deadLettered;
+
+    ChannelMetrics(String channel) {
+        MeterRegistry registry = Metrics.globalRegistry;
+        sent = Counter.builder("rocketmq.messages.sent").description("Messages the broker accepted")
+                .tag("channel", channel).register(registry);
+        sendFailures = Counter.builder("rocketmq.send.failures").description("Sends that failed")
+                .tag("channel", channel).register(registry);
+        sendLatency = Timer.builder("rocketmq.send.latency").description("Time from send to broker answer")
+                .tag("channel", channel).publishPercentileHistogram().register(registry);
+        consumed = Counter.builder("rocketmq.messages.consumed").description("Messages handed to the application")
+                .tag("channel", channel).register(registry);
+        acked = Counter.builder("rocketmq.messages.acked").description("Messages the application acknowledged")
+                .tag("channel", channel).register(registry);
+        retried = Counter.builder("rocketmq.messages.retried").description("Messages sent back for redelivery")
+                .tag("channel", channel).register(registry);
+        deadLettered = Counter.builder("rocketmq.messages.dead.lettered").description("Messages moved to the DLQ")
+                .tag("channel", channel).register(registry);
+    }
+
+    void sent(long startNanos) {
+        sent.increment();
+        sendLatency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void sendFailed() {
+        sendFailures.increment();
+    }
+
+    void consumed(int count) {
+        consumed.increment(count);
+    }
+
+    void acked(int count) {
+        acked.increment(count);
+    }
+
+    void retried(int count) {
+        retried.increment(count);
+    }
+
+    void deadLettered(int count) {
+        deadLettered.increment(count);
+    }
+}

@@ -1,0 +1,162 @@
+package dev.orderflow.rocketmq.runtime;
+
+import static io.smallrye.reactive.messaging.annotations.ConnectorAttribute.Direction.INCOMING;
+import static io.smallrye.reactive.messaging.annotations.ConnectorAttribute.Direction.INCOMING_AND_OUTGOING;
+import static io.smallrye.reactive.messaging.annotations.ConnectorAttribute.Direction.OUTGOING;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Flow;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.spi.Connector;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.orderflow.rocketmq.RocketMQConfigKeys;
+import io.smallrye.reactive.messaging.annotations.ConnectorAttribute;
+import io.smallrye.reactive.messaging.connector.InboundConnector;
+import io.smallrye.reactive.messaging.connector.OutboundConnector;
+import io.smallrye.reactive.messaging.health.HealthReport;
+import io.smallrye.reactive.messaging.health.HealthReporter;
+
+/**
+ * The SmallRye Reactive Messaging connector {@code smallrye-rocketmq}, on the Apache RocketMQ
+ * remoting client. Attributes are declared once here; the annotation processor generates the
+ * typed configuration classes and the documentation from them.
+ */
+@ApplicationScoped
+@Connector(RocketMQConfigKeys.CONNECTOR_NAME)
+// Both directions
+@ConnectorAttribute(name = "name-server", type = "string", direction = INCOMING_AND_OUTGOING, mandatory = true,
+        description = "Name server address(es), `host:port[;host:port]`. In dev and test mode, when unset, Dev Services "
+                + "start an in-process broker and set it.")
+@ConnectorAttribute(name = "topic", type = "string", direction = INCOMING_AND_OUTGOING,
+        description = "The topic. Default: the channel name.")
+@ConnectorAttribute(name = "instance-name", type = "string", direction = INCOMING_AND_OUTGOING,
+        description = "Client instance name. Default: unique per channel and process, so that two clients in one JVM "
+                + "act as two instances.")
+@ConnectorAttribute(name = "health-enabled", type = "boolean", direction = INCOMING_AND_OUTGOING, defaultValue = "true",
+        description = "Whether the channel reports readiness (client started and name server reachable).")
+@ConnectorAttribute(name = "health-timeout", type = "int", direction = INCOMING_AND_OUTGOING, defaultValue = "1000",
+        description = "Milliseconds to wait for the name server when checking readiness.")
+// Incoming
+@ConnectorAttribute(name = "consumer-group", type = "string", direction = INCOMING,
+        description = "Consumer group. Default: the channel name.")
+@ConnectorAttribute(name = "tag-expression", type = "string", direction = INCOMING, defaultValue = "*",
+        description = "Tag filter, e.g. `create || cancel`.")
+@ConnectorAttribute(name = "consume-mode", type = "string", direction = INCOMING, defaultValue = "concurrently",
+        description = "`concurrently` (any order, highest throughput) or `orderly` (one message at a time per queue; "
+                + "failures retry in place).")
+@ConnectorAttribute(name = "consume-threads", type = "int", direction = INCOMING, defaultValue = "4",
+        description = "Consumer threads. Each waits for the application to acknowledge what it handed over, so this "
+                + "bounds the messages in flight (times `batch-size` in batch mode).")
+@ConnectorAttribute(name = "batch", type = "boolean", direction = INCOMING, defaultValue = "false",
+        description = "Deliver lists of up to `batch-size` payloads (`Message<List<String>>`) instead of one message "
+                + "at a time; the batch is acknowledged or failed as a whole.")
+@ConnectorAttribute(name = "batch-size", type = "int", direction = INCOMING, defaultValue = "16",
+        description = "Maximum messages per batch when `batch=true`.")
+@ConnectorAttribute(name = "max-reconsume-times", type = "int", direction = INCOMING, defaultValue = "16",
+        description = "Redeliveries after a transient failure before the message goes to `%DLQ%<group>`.")
+@ConnectorAttribute(name = "retry-delay-level", type = "int", direction = INCOMING, defaultValue = "0",
+        description = "Broker delay level for a redelivery (concurrently). 0 lets the broker back off by attempt "
+                + "(level 3 + attempts).")
+@ConnectorAttribute(name = "orderly-retry-delay", type = "long", direction = INCOMING, defaultValue = "1000",
+        description = "Milliseconds a queue is suspended before an orderly retry in place.")
+@ConnectorAttribute(name = "processing-timeout", type = "long", direction = INCOMING, defaultValue = "60000",
+        description = "Milliseconds the connector waits for the application's ack or nack; past it the message is "
+                + "treated as a transient failure and redelivered.")
+@ConnectorAttribute(name = "consume-from", type = "string", direction = INCOMING, defaultValue = "last",
+        description = "Where a new consumer group starts: `last` or `first` offset.")
+@ConnectorAttribute(name = "pull-batch-size", type = "int", direction = INCOMING, defaultValue = "32",
+        description = "Messages fetched from a queue per pull.")
+@ConnectorAttribute(name = "shutdown-timeout", type = "long", direction = INCOMING, defaultValue = "10000",
+        description = "Milliseconds to let in-flight messages finish at shutdown. Unfinished messages are not "
+                + "acknowledged and are redelivered.")
+// Outgoing
+@ConnectorAttribute(name = "producer-group", type = "string", direction = OUTGOING,
+        description = "Producer group. Default: the channel name. For transactional channels, every instance of the "
+                + "application must use the same group so that any of them answers check-backs.")
+@ConnectorAttribute(name = "tag", type = "string", direction = OUTGOING,
+        description = "Default tag of sent messages (metadata may override).")
+@ConnectorAttribute(name = "send-mode", type = "string", direction = OUTGOING, defaultValue = "sync",
+        description = "`sync`: the message completes when the broker answered SEND_OK and fails otherwise. `async`: "
+                + "the same, from the send callback, without blocking a thread. `oneway`: fire and forget; the "
+                + "message completes at once and may be lost (at-most-once: logs, metrics).")
+@ConnectorAttribute(name = "send-timeout", type = "int", direction = OUTGOING, defaultValue = "3000",
+        description = "Milliseconds to wait for the broker on a send.")
+@ConnectorAttribute(name = "retries", type = "int", direction = OUTGOING, defaultValue = "2",
+        description = "Send retries on another broker after a failed sync send.")
+@ConnectorAttribute(name = "transactional", type = "boolean", direction = OUTGOING, defaultValue = "false",
+        description = "Use a transactional producer; send through `RocketMQTransactions`.")
+@ConnectorAttribute(name = "transaction-checker", type = "string", direction = OUTGOING,
+        description = "`@Identifier` of the `RocketMQTransactionChecker` bean answering check-backs. Default: the "
+                + "bean identified by the channel name, else the only checker bean.")
+@ConnectorAttribute(name = "check-threads", type = "int", direction = OUTGOING, defaultValue = "2",
+        description = "Threads answering transaction check-backs.")
+public class RocketMQConnector implements InboundConnector, OutboundConnector, HealthReporter {
+
+    private static final Logger LOG = Logger.getLogger(RocketMQConnector.class);
+
+    @Inject
+    ObjectMapper objectMapper;
+
+    private final List<RocketMQSource> sources = new CopyOnWriteArrayList<>();
+    private final Map<String, RocketMQSink> sinks = new ConcurrentHashMap<>();
+
+    @Override
+    public Flow.Publisher<? extends Message<?>> getPublisher(Config config) {
+        RocketMQSource source = new RocketMQSource(new RocketMQConnectorIncomingConfiguration(config));
+        sources.add(source);
+        return source.stream();
+    }
+
+    @Override
+    public Flow.Subscriber<? extends Message<?>> getSubscriber(Config config) {
+        RocketMQSink sink = new RocketMQSink(new RocketMQConnectorOutgoingConfiguration(config), objectMapper);
+        sinks.put(sink.channel(), sink);
+        return sink.subscriber();
+    }
+
+    /** The sink of an outgoing channel, or null when the channel is not a RocketMQ channel. */
+    public RocketMQSink sink(String channel) {
+        return sinks.get(channel);
+    }
+
+    /** Every incoming channel's source, e.g. to find consumer groups. */
+    public List<RocketMQSource> sources() {
+        return List.copyOf(sources);
+    }
+
+    @Override
+    public HealthReport getReadiness() {
+        HealthReport.HealthReportBuilder builder = HealthReport.builder();
+        sources.forEach(s -> s.reportReadiness(builder));
+        sinks.values().forEach(s -> s.reportReadiness(builder));
+        return builder.build();
+    }
+
+    @Override
+    public HealthReport getLiveness() {
+        return HealthReport.OK_INSTANCE;
+    }
+
+    /** Stops consumers first (they drain), then producers (a drained consumer may still send). */
+    public void terminate(
+            @Observes(notifyObserver = Reception.IF_EXISTS) @Priority(50) @BeforeDestroyed(ApplicationScoped.class) Object event) {
+        LOG.debugf("Stopping %d RocketMQ source(s) and %d sink(s)", sources.size(), sinks.size());
+        sources.forEach(RocketMQSource::close);
+        sinks.values().forEach(RocketMQSink::close);
+    }
+}

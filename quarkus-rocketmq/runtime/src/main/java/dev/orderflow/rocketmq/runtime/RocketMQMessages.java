@@ -1,0 +1,105 @@
+package dev.orderflow.rocketmq.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
+import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+
+/** Conversions between SmallRye messages and RocketMQ messages: the one place for both ways. */
+public final class RocketMQMessages {
+
+    private static final AtomicInteger INSTANCE_COUNTER = new AtomicInteger();
+
+    private RocketMQMessages() {
+    }
+
+    /**
+     * A RocketMQ message for {@code message}: payload as bytes (String as UTF-8, byte[] as is,
+     * anything else as JSON), topic/tag/keys/properties from {@link OutgoingRocketMQMetadata}
+     * or the channel defaults.
+     */
+    public static org.apache.rocketmq.common.message.Message toRocketMQ(Message<?> message, String defaultTopic,
+            String defaultTag, ObjectMapper objectMapper) {
+        OutgoingRocketMQMetadata metadata = message.getMetadata(OutgoingRocketMQMetadata.class).orElse(null);
+        String topic = metadata != null && metadata.topic() != null ? metadata.topic() : defaultTopic;
+        String tag = metadata != null && metadata.tag() != null ? metadata.tag() : defaultTag;
+        org.apache.rocketmq.common.message.Message out = new org.apache.rocketmq.common.message.Message(topic,
+                encode(message.getPayload(), objectMapper));
+        if (tag != null) {
+            out.setTags(tag);
+        }
+        if (metadata != null) {
+            if (!metadata.keys().isEmpty()) {
+                out.setKeys(metadata.keys());
+            }
+            metadata.properties().forEach(out::putUserProperty);
+            if (metadata.delayLevel() > 0) {
+                out.setDelayTimeLevel(metadata.delayLevel());
+            }
+        }
+        return out;
+    }
+
+    static byte[] encode(Object payload, ObjectMapper objectMapper) {
+        if (payload instanceof byte[] bytes) {
+            return bytes;
+        }
+        if (payload instanceof String text) {
+            return text.getBytes(StandardCharsets.UTF_8);
+        }
+        try {
+            return objectMapper.writeValueAsBytes(payload);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("Cannot serialize payload of type " + payload.getClass().getName()
+                    + " to JSON", e);
+        }
+    }
+
+    /** What the broker says about {@code msg}, for the application. */
+    public static IncomingRocketMQMetadata metadata(MessageExt msg, String consumerGroup) {
+        String retryTopic = msg.getProperty(MessageConst.PROPERTY_RETRY_TOPIC);
+        String keys = msg.getKeys();
+        return new IncomingRocketMQMetadata(
+                msg.getMsgId(),
+                keys == null || keys.isBlank() ? List.of()
+                        : Arrays.stream(keys.split(MessageConst.KEY_SEPARATOR)).filter(k -> !k.isBlank()).toList(),
+                msg.getTags(),
+                retryTopic != null ? retryTopic : msg.getTopic(),
+                msg.getQueueId(),
+                msg.getBrokerName(),
+                msg.getQueueOffset(),
+                msg.getReconsumeTimes(),
+                msg.getBornTimestamp(),
+                msg.getStoreTimestamp(),
+                userProperties(msg),
+                consumerGroup);
+    }
+
+    /** User properties only: the broker's own ones (KEYS, TAGS, RETRY_TOPIC, ...) are left out. */
+    public static Map<String, String> userProperties(org.apache.rocketmq.common.message.Message msg) {
+        Map<String, String> user = new HashMap<>();
+        msg.getProperties().forEach((name, value) -> {
+            if (!MessageConst.STRING_HASH_SET.contains(name)) {
+                user.put(name, value);
+            }
+        });
+        return Map.copyOf(user);
+    }
+
+    /** A client instance name unique in this process, so that two channels never share a client. */
+    static String instanceName(String channel) {
+        return channel + "@" + ProcessHandle.current().pid() + "#" + INSTANCE_COUNTER.incrementAndGet();
+    }
+}

@@ -1,0 +1,236 @@
+package dev.orderflow.rocketmq.runtime;
+
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQSendException;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.smallrye.reactive.messaging.health.HealthReport;
+import io.smallrye.reactive.messaging.providers.helpers.MultiUtils;
+
+/**
+ * An outgoing channel: sends each message with the channel's send mode and completes it (ack)
+ * when the broker stored it or fails it (nack) otherwise. Messages are sent one after the
+ * other, in the order the application emitted them.
+ */
+public class RocketMQSink {
+
+    private static final Logger LOG = Logger.getLogger(RocketMQSink.class);
+
+    /** Queue by hash of the sharding key, so one key always lands on one queue. */
+    private static final MessageQueueSelector BY_SHARDING_KEY = (queues, msg, key) -> queues
+            .get(Math.floorMod(key.hashCode(), queues.size()));
+
+    private final RocketMQConnectorOutgoingConfiguration config;
+    private final ObjectMapper objectMapper;
+    private final String channel;
+    private final String topic;
+    private final SendMode mode;
+    private final ChannelMetrics metrics;
+    private final NameServerProbe probe;
+    private final DefaultMQProducer producer;
+    private final Flow.Subscriber<? extends Message<?>> subscriber;
+    private volatile Throwable startFailure;
+
+    enum SendMode {
+        SYNC, ASYNC, ONEWAY
+    }
+
+    RocketMQSink(RocketMQConnectorOutgoingConfiguration config, ObjectMapper objectMapper) {
+        this.config = config;
+        this.objectMapper = objectMapper;
+        this.channel = config.getChannel();
+        this.topic = config.getTopic().orElse(channel);
+        this.mode = switch (config.getSendMode()) {
+            case "sync" -> SendMode.SYNC;
+            case "async" -> SendMode.ASYNC;
+            case "oneway" -> SendMode.ONEWAY;
+            default -> throw new IllegalArgumentException("Channel " + channel + ": send-mode must be sync, async or "
+                    + "oneway, not '" + config.getSendMode() + "'");
+        };
+        this.metrics = new ChannelMetrics(channel);
+        this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
+        this.producer = createProducer();
+        this.subscriber = MultiUtils.via(multi -> multi
+                .onItem().transformToUniAndConcatenate(this::send)
+                .onFailure().invoke(f -> LOG.errorf(f, "Channel %s: the outgoing stream failed", channel)));
+    }
+
+    /** A plain producer; a transactional channel's producer is created by the transactions support. */
+    protected DefaultMQProducer createProducer() {
+        DefaultMQProducer p = new DefaultMQProducer(config.getProducerGroup().orElse(channel));
+        configure(p);
+        start(p);
+        return p;
+    }
+
+    protected final void configure(DefaultMQProducer p) {
+        p.setNamesrvAddr(config.getNameServer());
+        p.setInstanceName(config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
+        p.setSendMsgTimeout(config.getSendTimeout());
+        p.setRetryTimesWhenSendFailed(config.getRetries());
+        p.setRetryTimesWhenSendAsyncFailed(config.getRetries());
+    }
+
+    protected final void start(DefaultMQProducer p) {
+        try {
+            p.start();
+            LOG.infof("RocketMQ channel %s sending to %s (%s) as group %s via %s", channel, topic, config.getSendMode(),
+                    p.getProducerGroup(), config.getNameServer());
+        } catch (MQClientException e) {
+            startFailure = e;
+            throw new IllegalStateException("Channel " + channel + ": producer failed to start", e);
+        }
+    }
+
+    public String channel() {
+        return channel;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public RocketMQConnectorOutgoingConfiguration configuration() {
+        return config;
+    }
+
+    public DefaultMQProducer producer() {
+        return producer;
+    }
+
+    Flow.Subscriber<? extends Message<?>> subscriber() {
+        return subscriber;
+    }
+
+    /** The RocketMQ message for {@code message} with this channel's topic and tag defaults. */
+    public org.apache.rocketmq.common.message.Message toRocketMQ(Message<?> message) {
+        return RocketMQMessages.toRocketMQ(message, topic, config.getTag().orElse(null), objectMapper);
+    }
+
+    private Uni<Void> send(Message<?> message) {
+        org.apache.rocketmq.common.message.Message msg;
+        try {
+            msg = toRocketMQ(message);
+        } catch (RuntimeException e) {
+            metrics.sendFailed();
+            return Uni.createFrom().completionStage(message.nack(e));
+        }
+        String shardingKey = message.getMetadata(OutgoingRocketMQMetadata.class)
+                .map(OutgoingRocketMQMetadata::shardingKey).orElse(null);
+        long start = System.nanoTime();
+        return switch (mode) {
+            case SYNC -> Uni.createFrom().item(() -> sendSync(msg, shardingKey))
+                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                    .onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start));
+            case ASYNC -> Uni.createFrom().<SendResult> emitter(e -> sendAsync(msg, shardingKey, new SendCallback() {
+                @Override
+                public void onSuccess(SendResult result) {
+                    e.complete(result);
+                }
+
+                @Override
+                public void onException(Throwable failure) {
+                    e.fail(failure);
+                }
+            })).onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start));
+            case ONEWAY -> Uni.createFrom().item(() -> {
+                sendOneway(msg, shardingKey);
+                return (SendResult) null;
+            }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                    .onItemOrFailure().transformToUni((result, failure) -> complete(message, null, failure, start));
+        };
+    }
+
+    private SendResult sendSync(org.apache.rocketmq.common.message.Message msg, String shardingKey) {
+        try {
+            return shardingKey == null ? producer.send(msg) : producer.send(msg, BY_SHARDING_KEY, shardingKey);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RocketMQSendException("Channel " + channel + ": interrupted while sending", e);
+        } catch (Exception e) {
+            throw new RocketMQSendException("Channel " + channel + ": send to " + msg.getTopic() + " failed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private void sendAsync(org.apache.rocketmq.common.message.Message msg, String shardingKey, SendCallback callback) {
+        try {
+            if (shardingKey == null) {
+                producer.send(msg, callback);
+            } else {
+                producer.send(msg, BY_SHARDING_KEY, shardingKey, callback);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            callback.onException(e);
+        } catch (Exception e) {
+            callback.onException(e);
+        }
+    }
+
+    private void sendOneway(org.apache.rocketmq.common.message.Message msg, String shardingKey) {
+        try {
+            if (shardingKey == null) {
+                producer.sendOneway(msg);
+            } else {
+                producer.sendOneway(msg, BY_SHARDING_KEY, shardingKey);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RocketMQSendException("Channel " + channel + ": interrupted while sending", e);
+        } catch (Exception e) {
+            throw new RocketMQSendException("Channel " + channel + ": oneway send failed: " + e.getMessage(), e);
+        }
+    }
+
+    private Uni<Void> complete(Message<?> message, SendResult result, Throwable failure, long start) {
+        CompletionStage<Void> done;
+        if (failure != null) {
+            metrics.sendFailed();
+            done = message.nack(failure instanceof RocketMQSendException ? failure
+                    : new RocketMQSendException("Channel " + channel + ": send failed: " + failure.getMessage(), failure));
+        } else if (result != null && result.getSendStatus() != SendStatus.SEND_OK) {
+            metrics.sendFailed();
+            done = message.nack(new RocketMQSendException("Channel " + channel + ": broker answered "
+                    + result.getSendStatus() + " for " + result.getMsgId()));
+        } else {
+            metrics.sent(start);
+            done = message.ack();
+        }
+        return Uni.createFrom().completionStage(done != null ? done : CompletableFuture.completedFuture(null));
+    }
+
+    void reportReadiness(HealthReport.HealthReportBuilder builder) {
+        if (!config.getHealthEnabled()) {
+            return;
+        }
+        if (startFailure != null) {
+            builder.add(channel, false, "producer failed to start: " + startFailure.getMessage());
+        } else if (probe.reachable() == null) {
+            builder.add(channel, false, "name server unreachable: " + probe.describe());
+        } else {
+            builder.add(channel, true);
+        }
+    }
+
+    void close() {
+        producer.shutdown();
+    }
+
+}
