@@ -1,0 +1,70 @@
+package dev.orderflow.consumer;
+
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * Deletes consume_record rows older than {@link IdempotentConsumerConfig#retention()}, one small
+ * batch per transaction so the purge never holds many locks. Services schedule it, e.g.:
+ *
+ * <pre>{@code
+ * @Scheduled(every = "1h", concurrentExecution = SKIP)
+ * void purgeConsumeRecords() { purger.purgeExpired(); }
+ * }</pre>
+ */
+@ApplicationScoped
+public class ConsumeRecordPurger {
+
+    private static final Logger LOG = Logger.getLogger(ConsumeRecordPurger.class);
+
+    private final EntityManager entityManager;
+    private final IdempotentConsumerConfig config;
+
+    @Inject
+    public ConsumeRecordPurger(EntityManager entityManager, IdempotentConsumerConfig config) {
+        this.entityManager = entityManager;
+        this.config = config;
+    }
+
+    /** Deletes every row older than the configured retention; returns how many were deleted. */
+    public int purgeExpired() {
+        return purgeProcessedBefore(Instant.now().minus(config.retention()));
+    }
+
+    /** Deletes rows processed before {@code cutoff} in batches of the configured size; returns the count. */
+    public int purgeProcessedBefore(Instant cutoff) {
+        int batchSize = config.purgeBatchSize();
+        int total = 0;
+        int deleted;
+        do {
+            deleted = QuarkusTransaction.requiringNew().call(() -> deleteBatch(cutoff, batchSize));
+            total += deleted;
+        } while (deleted == batchSize);
+        if (total > 0) {
+            LOG.infof("Purged %d consume_record rows processed before %s", total, cutoff);
+        }
+        return total;
+    }
+
+    private int deleteBatch(Instant cutoff, int batchSize) {
+        List<Long> ids = entityManager.createQuery(
+                "select r.id from ConsumeRecord r where r.processedAt < :cutoff order by r.id", Long.class)
+                .setParameter("cutoff", cutoff)
+                .setMaxResults(batchSize)
+                .getResultList();
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return entityManager.createQuery("delete from ConsumeRecord r where r.id in :ids")
+                .setParameter("ids", ids)
+                .executeUpdate();
+    }
+}

@@ -1,0 +1,134 @@
+package dev.orderflow.order.messaging;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+
+import org.apache.rocketmq.client.producer.LocalTransactionState;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.client.producer.TransactionSendResult;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.order.OrderDatabase;
+import dev.orderflow.order.OrderTopicProbe;
+import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.order.events.OrderEventJson;
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.order.events.OrderMessaging;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * "The order row exists iff its message becomes visible", against the in-process RocketMQ broker
+ * and the real MariaDB (orderflow_order_test):
+ * a failing INSERT never yields a visible message, and a half message whose sender died is
+ * settled by the application's check-back from the orders table.
+ */
+@QuarkusTest
+class OrderMessagingTest {
+
+    /** Customer ids with this prefix make the INSERT fail inside MariaDB (a trigger, see {@link #installFailingTrigger}). */
+    private static final String FAILING_CUSTOMER_PREFIX = "C-FAIL-INSERT-";
+
+    @BeforeAll
+    static void installFailingTrigger() {
+        OrderDatabase.execute("drop trigger if exists orders_fail_insert_for_tests");
+        OrderDatabase.execute("create trigger orders_fail_insert_for_tests before insert on orders for each row"
+                + " begin if new.customer_id like '" + FAILING_CUSTOMER_PREFIX + "%' then"
+                + " signal sqlstate '45000' set message_text = 'forced insert failure for tests'; end if; end");
+    }
+
+    @AfterAll
+    static void removeFailingTrigger() {
+        OrderDatabase.execute("drop trigger if exists orders_fail_insert_for_tests");
+    }
+
+    @Test
+    void failedInsertNeverMakesTheMessageVisible() throws Exception {
+        String customerId = FAILING_CUSTOMER_PREFIX + UUID.randomUUID();
+
+        given().contentType("application/json")
+                .body("{\"customerId\":\"" + customerId + "\",\"phone\":\"+819012345678\","
+                        + "\"items\":[{\"sku\":\"SKU-1\",\"quantity\":1,\"unitPrice\":\"1.00\"}]}")
+                .post("/orders").then()
+                .statusCode(500)
+                .contentType("application/problem+json");
+
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isZero();
+        OrderTopicProbe probe = OrderTopicProbe.get();
+        // Longer than the check-back window (5 s in tests) plus the broker's check interval.
+        await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(15))
+                .until(() -> probe.mentioning(customerId).isEmpty());
+    }
+
+    @Test
+    void checkBackCommitsAHalfMessageWhoseOrderRowExists() throws Exception {
+        String orderId = OrderTransactionCheckerTest.insertOrder("CREATED");
+
+        sendHalfMessageThenDie(orderId);
+
+        OrderTopicProbe probe = OrderTopicProbe.get();
+        await().atMost(Duration.ofSeconds(60)).until(() -> !probe.withKey(orderId + ":create").isEmpty());
+        assertThat(probe.withKey(orderId + ":create")).hasSize(1);
+    }
+
+    @Test
+    void checkBackRollsBackAHalfMessageWithoutOrderRow() throws Exception {
+        String orderId = "01DEAD" + UUID.randomUUID().toString().replace("-", "").substring(0, 20).toUpperCase();
+
+        sendHalfMessageThenDie(orderId);
+
+        OrderTopicProbe probe = OrderTopicProbe.get();
+        // UNKNOWN for 5 s, then ROLLBACK: it must never become visible.
+        await().during(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(25))
+                .until(() -> probe.withKey(orderId + ":create").isEmpty());
+    }
+
+    /**
+     * A second producer instance of the application's transactional producer group sends a half
+     * message and dies before reporting the outcome; only the application is left to answer the
+     * broker's check-back.
+     */
+    private static void sendHalfMessageThenDie(String orderId) throws Exception {
+        OrderEvent event = OrderEvent.of(OrderEventType.CREATE, orderId, "C-CHECK", "+819012345678",
+                List.of(new OrderItem("SKU-1", 1, new BigDecimal("1.00"))), Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        TransactionMQProducer dying = new TransactionMQProducer("order_service_tx");
+        dying.setNamesrvAddr(OrderTopicProbe.nameServer());
+        dying.setInstanceName("dying-order-service-" + UUID.randomUUID());
+        dying.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                return LocalTransactionState.UNKNOW;
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                return LocalTransactionState.UNKNOW;
+            }
+        });
+        dying.start();
+        try {
+            Message message = new Message(OrderMessaging.TOPIC, event.tag(), event.messageKey(),
+                    OrderEventJson.toJson(event).getBytes(StandardCharsets.UTF_8));
+            TransactionSendResult result = dying.sendMessageInTransaction(message, null);
+            assertThat(result.getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+            assertThat(result.getLocalTransactionState()).isEqualTo(LocalTransactionState.UNKNOW);
+        } finally {
+            dying.shutdown();
+        }
+    }
+}
