@@ -1,6 +1,9 @@
 package dev.orderflow.consumer;
 
+import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +15,7 @@ import org.jboss.logging.Logger;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
- * Deletes consume_record rows older than {@link IdempotentConsumerConfig#retention()}, one small
+ * Deletes consume_record rows (and {@link CancelBeforeCreateGuard}'s order_event_progress rows) older than {@link IdempotentConsumerConfig#retention()}, one small
  * batch per transaction so the purge never holds many locks. Services schedule it, e.g.:
  *
  * <pre>{@code
@@ -50,6 +53,19 @@ public class ConsumeRecordPurger {
         } while (deleted == batchSize);
         if (total > 0) {
             LOG.infof("Purged %d consume_record rows processed before %s", total, cutoff);
+        }
+        int progress = 0;
+        do {
+            // Tombstones of CancelBeforeCreateGuard have the same lifetime as the records they stand beside.
+            deleted = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(
+                    "delete from order_event_progress where updated_at < ?1 limit ?2")
+                    .setParameter(1, Timestamp.valueOf(LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC)))
+                    .setParameter(2, batchSize)
+                    .executeUpdate());
+            progress += deleted;
+        } while (deleted == batchSize);
+        if (progress > 0) {
+            LOG.infof("Purged %d order_event_progress rows last updated before %s", progress, cutoff);
         }
         return total;
     }
