@@ -5,23 +5,26 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
 import org.jboss.logging.Logger;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 
 /**
- * Deletes consume_record rows (and {@link CancelBeforeCreateGuard}'s order_event_progress rows) older than {@link IdempotentConsumerConfig#retention()}, one small
- * batch per transaction so the purge never holds many locks. Services schedule it, e.g.:
- *
- * <pre>{@code
- * @Scheduled(every = "1h", concurrentExecution = SKIP)
- * void purgeConsumeRecords() { purger.purgeExpired(); }
- * }</pre>
+ * Deletes consume_record rows (and {@link CancelBeforeCreateGuard}'s order_event_progress rows)
+ * older than {@link IdempotentConsumerConfig#retention()}, one small batch per transaction so the
+ * purge never holds many locks. Runs by itself every {@link IdempotentConsumerConfig#purgeInterval()}
+ * from boot (one daemon thread), so no service has to schedule it.
  */
 @ApplicationScoped
 public class ConsumeRecordPurger {
@@ -30,11 +33,40 @@ public class ConsumeRecordPurger {
 
     private final EntityManager entityManager;
     private final IdempotentConsumerConfig config;
+    private ScheduledExecutorService timer;
 
     @Inject
     public ConsumeRecordPurger(EntityManager entityManager, IdempotentConsumerConfig config) {
         this.entityManager = entityManager;
         this.config = config;
+    }
+
+    void start(@Observes StartupEvent event) {
+        long interval = config.purgeInterval().toMillis();
+        if (interval <= 0) {
+            return;
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "consume-record-purge");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleWithFixedDelay(this::purgeOnTimer, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    private void purgeOnTimer() {
+        try {
+            purgeExpired();
+        } catch (RuntimeException e) {
+            // Database unavailable: the next run catches up; an exception here would cancel the timer.
+            LOG.warnf(e, "Purge of consume_record failed; next try in %s", config.purgeInterval());
+        }
     }
 
     /** Deletes every row older than the configured retention; returns how many were deleted. */

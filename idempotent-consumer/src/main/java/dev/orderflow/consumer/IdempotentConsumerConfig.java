@@ -18,6 +18,10 @@ public interface IdempotentConsumerConfig {
     @WithDefault("P14D")
     Duration retention();
 
+    /** How often {@link ConsumeRecordPurger} runs by itself (first run one interval after boot); PT0S turns it off. */
+    @WithDefault("PT1H")
+    Duration purgeInterval();
+
     /** Rows deleted per purge transaction; small, so the purge never holds long locks. */
     @WithDefault("500")
     int purgeBatchSize();

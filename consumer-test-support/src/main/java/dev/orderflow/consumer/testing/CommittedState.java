@@ -14,16 +14,22 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The application's database through connections of its own, outside the application's pool and
- * transactions: sees only what is committed. Uses the application's JDBC URL, user and password.
+ * transactions: sees only what is committed. Uses {@value #DIRECT_URL} when set (the application
+ * itself goes through a {@link DatabaseLink} that a test may cut), else the application's JDBC URL.
  */
 public final class CommittedState {
+
+    /** Config key of a JDBC URL that reaches the database directly, bypassing a {@link DatabaseLink}. */
+    public static final String DIRECT_URL = "orderflow.test.direct-jdbc-url";
 
     private CommittedState() {
     }
 
     public static Connection connect() throws SQLException {
         var config = ConfigProvider.getConfig();
-        return DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
+        String url = config.getOptionalValue(DIRECT_URL, String.class)
+                .orElseGet(() -> config.getValue("quarkus.datasource.jdbc.url", String.class));
+        return DriverManager.getConnection(url,
                 config.getOptionalValue("quarkus.datasource.username", String.class).orElse("root"),
                 config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
     }
