@@ -35,7 +35,15 @@ import dev.orderflow.order.events.OrderEventType;
  * (event, context) -> guard.apply(event, context, () -> event.eventType() == CREATE ? deduct(event) : restore(event))
  * }</pre>
  *
- * Tombstones must outlive the longest delay between a cancel and its create (the retry window);
+ * <p><b>Isolation:</b> the lock is granted inside a transaction that has already read (the
+ * pipeline's dedupe check). Under MariaDB's default REPEATABLE READ, plain reads then still see the
+ * snapshot from before the other event committed: a cancel serialized behind its create would not
+ * see the create's rows and reverse nothing. So the effect must read the order's rows with locking
+ * reads ({@code FOR UPDATE}, which always see the latest commit), and services using the guard run
+ * their datasource at {@code READ COMMITTED}
+ * ({@code quarkus.datasource.jdbc.transaction-isolation-level=read-committed}).
+ *
+ * <p>Tombstones must outlive the longest delay between a cancel and its create (the retry window);
  * they are purged with consume_record ({@link ConsumeRecordPurger}).
  */
 @ApplicationScoped

@@ -10,6 +10,7 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 import jakarta.persistence.UniqueConstraint;
 
@@ -48,7 +49,14 @@ public class StockMovement extends PanacheEntityBase {
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 
+    /**
+     * The order's movements of one kind, read with a lock: a locking read sees the latest committed
+     * rows, also when this transaction's snapshot predates the commit of the order's create (a
+     * create and cancel consumed at the same time, serialized by CancelBeforeCreateGuard).
+     */
     public static List<StockMovement> ofOrder(String orderId, Kind kind) {
-        return list("orderId = ?1 and kind = ?2 order by sku", orderId, kind);
+        return StockMovement.<StockMovement> find("orderId = ?1 and kind = ?2 order by sku", orderId, kind)
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list();
     }
 }
