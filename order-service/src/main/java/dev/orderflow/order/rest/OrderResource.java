@@ -56,7 +56,11 @@ public class OrderResource {
     @APIResponse(responseCode = "413", description = "Body too large")
     @APIResponse(responseCode = "415", description = "Content-Type is not application/json")
     @APIResponse(responseCode = "422", description = "Idempotency-Key reused with a different body")
-    @APIResponse(responseCode = "503", description = "Broker or database unavailable; nothing written; see Retry-After")
+    @APIResponse(responseCode = "500", description = "Write refused or rolled back for a non-transient reason; "
+            + "nothing written, nothing published")
+    @APIResponse(responseCode = "503", description = "Broker or database unavailable, or a transient rollback: nothing "
+            + "written; or the commit outcome is not known yet (problem type outcome-unknown, naming the order; the "
+            + "broker's check-back settles it). See Retry-After")
     public Response create(String body,
             @Parameter(description = "Client-chosen key making retries safe (1-128 visible ASCII characters)")
             @HeaderParam(IDEMPOTENCY_KEY_HEADER) String idempotencyKey) {
@@ -77,7 +81,8 @@ public class OrderResource {
             content = @Content(schema = @Schema(implementation = OrderResponses.OrderBody.class)))
     @APIResponse(responseCode = "404", description = "No such order")
     @APIResponse(responseCode = "409", description = "Already cancelled")
-    @APIResponse(responseCode = "503", description = "Broker or database unavailable; nothing changed")
+    @APIResponse(responseCode = "503", description = "Broker or database unavailable, or a transient rollback: "
+            + "nothing changed; or the commit outcome is not known yet (outcome-unknown). See Retry-After")
     public OrderResponses.OrderBody cancel(@PathParam("orderId") String orderId) {
         return OrderResponses.OrderBody.of(orders.cancel(orderId), statusUrl(orderId));
     }

@@ -1,8 +1,11 @@
 package dev.orderflow.order.rest;
 
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransactionRollbackException;
+import java.util.Locale;
 
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
@@ -18,13 +21,18 @@ import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.service.IdempotencyKeyReusedException;
 import dev.orderflow.order.service.OrderAlreadyCancelledException;
 import dev.orderflow.order.service.OrderNotFoundException;
+import dev.orderflow.order.service.OrderOutcomeUnknownException;
 import dev.orderflow.rocketmq.RocketMQSendException;
+import dev.orderflow.rocketmq.RocketMQTransactionRolledBackException;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 
 /** Every error response of the API as {@code application/problem+json}, never with a stack trace. */
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    /** MariaDB ER_LOCK_WAIT_TIMEOUT and ER_LOCK_DEADLOCK. */
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+    private static final int DEADLOCK = 1213;
 
     private final ObjectMapper objectMapper;
     private final int retryAfterSeconds;
@@ -63,11 +71,50 @@ public class ProblemMappers {
                 "The order could not be published; nothing was written. Retry later.");
     }
 
+    /**
+     * The commit ended unclearly: the change may have committed. Not an error of the client and
+     * not final: the broker's check-back makes the message agree with the row, so 503 + Retry-After
+     * and the order id to look up (or a retry with the same Idempotency-Key).
+     */
+    @ServerExceptionMapper
+    public Response outcomeUnknown(OrderOutcomeUnknownException e) {
+        LOG.warnf(e, "Outcome of the %s of order %s unknown; the broker's check-back settles it",
+                e.eventType().name().toLowerCase(), e.orderId());
+        return unavailable("outcome-unknown", "Outcome not known yet", "The database did not confirm the "
+                + e.eventType().name().toLowerCase() + " of order " + e.orderId() + "; it is settled within seconds. "
+                + "GET /orders/" + e.orderId() + " shows the result; a retry with the same Idempotency-Key is safe.");
+    }
+
+    /** As {@link #outcomeUnknown(OrderOutcomeUnknownException)}, for a change without an order id at hand. */
     @ServerExceptionMapper
     public Response outcomeUnknown(RocketMQTransactionUnknownException e) {
         LOG.warnf(e, "Local transaction outcome unknown; the broker's check-back settles it");
-        return unavailable("outcome-unknown", "Outcome unknown",
-                "The database did not confirm the change. Retry with the same Idempotency-Key to get the result.");
+        return unavailable("outcome-unknown", "Outcome not known yet",
+                "The database did not confirm the change; it is settled within seconds. Retry with the same "
+                        + "Idempotency-Key to get the result.");
+    }
+
+    /**
+     * The local transaction rolled back at commit (or the work threw a checked exception): nothing
+     * was written and the message was discarded, so a retry is always safe. Transient causes
+     * (database unreachable, deadlock, lock wait or transaction timeout) → 503 + Retry-After; any
+     * other cause is a server fault → 500.
+     */
+    @ServerExceptionMapper
+    public Response rolledBack(RocketMQTransactionRolledBackException e) {
+        if (isDatabaseUnavailable(e)) {
+            LOG.warnf("Database unavailable at commit, transaction rolled back: %s", e.getMessage());
+            return unavailable("database-unavailable", "Database unavailable",
+                    "The order database is unavailable; nothing was written. Retry later.");
+        }
+        if (isTransientRollback(e)) {
+            LOG.warnf("Transaction rolled back for a transient reason: %s", e.getMessage());
+            return unavailable("transaction-rolled-back", "Transaction rolled back",
+                    "The change was rolled back (contention or timeout); nothing was written. Retry later.");
+        }
+        LOG.error("Transaction rolled back", e);
+        return respond(Problem.of("transaction-rolled-back", "Transaction rolled back", 500,
+                "The change was rolled back; nothing was written and nothing was published."));
     }
 
     /** Framework errors: unknown path (404), method (405), content type (415), Accept (406). */
@@ -112,20 +159,53 @@ public class ProblemMappers {
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body).build();
     }
 
-    /** Connection refused/lost or no connection from the pool in time. */
-    static boolean isDatabaseUnavailable(Throwable e) {
+    /**
+     * A rollback worth retrying: the first SQL error in the chain is transient (deadlock,
+     * serialization failure, lock wait or statement timeout), or, with no SQL error, the
+     * transaction manager rolled back on its own (transaction timeout).
+     */
+    static boolean isTransientRollback(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SQLTransientConnectionException || c instanceof SQLNonTransientConnectionException
-                    || c instanceof org.hibernate.exception.JDBCConnectionException) {
-                return true;
+            if (c instanceof SQLException sql) {
+                return sql instanceof SQLTransactionRollbackException || sql instanceof SQLTimeoutException
+                        || sqlStateClass(sql, "40") || sql.getErrorCode() == LOCK_WAIT_TIMEOUT
+                        || sql.getErrorCode() == DEADLOCK;
             }
-            if (c instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
-                return true;
-            }
-            if (c instanceof SQLException sql && String.valueOf(sql.getMessage()).contains("Acquisition timeout")) {
+        }
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof jakarta.transaction.RollbackException) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Connection refused/lost (SQLState class 08) or no connection from the pool in time.
+     *
+     * <p>Not by exception class alone: MariaDB Connector/J throws {@link SQLTransientConnectionException}
+     * for every SQLState class it does not know, e.g. {@code 45000} of a trigger's SIGNAL, and
+     * Hibernate turns that into a {@code JDBCConnectionException}; such an error is the statement's
+     * fault, not an outage.
+     */
+    static boolean isDatabaseUnavailable(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (!(c instanceof SQLException sql)) {
+                continue;
+            }
+            if (sqlStateClass(sql, "08") || sql instanceof SQLNonTransientConnectionException
+                    || (sql instanceof SQLTransientConnectionException && sql.getSQLState() == null)) {
+                return true;
+            }
+            // Agroal: "Sorry, acquisition timeout!", "Acquisition timeout while waiting for new connection".
+            if (String.valueOf(sql.getMessage()).toLowerCase(Locale.ROOT).contains("acquisition timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean sqlStateClass(SQLException sql, String stateClass) {
+        return sql.getSQLState() != null && sql.getSQLState().startsWith(stateClass);
     }
 }

@@ -21,6 +21,7 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import dev.orderflow.rocketmq.RocketMQTransactions;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -58,6 +59,9 @@ public class OrderService {
      * @param idempotencyKey the client's Idempotency-Key, or null
      * @throws IdempotencyKeyReusedException when the key came with a different request before
      * @throws dev.orderflow.rocketmq.RocketMQSendException when the broker is unreachable (nothing written)
+     * @throws OrderOutcomeUnknownException when the commit ended unclearly (the check-back settles it)
+     * @throws dev.orderflow.rocketmq.RocketMQTransactionRolledBackException when the transaction rolled
+     *         back at commit (nothing written, nothing sent)
      */
     public CreateResult create(NewOrder request, String idempotencyKey) {
         String fingerprint = request.fingerprint();
@@ -94,6 +98,8 @@ public class OrderService {
             });
             LOG.debugf("Created order %s (%s)", orderId, event.amount());
             return new CreateResult(created, true);
+        } catch (RocketMQTransactionUnknownException e) {
+            throw new OrderOutcomeUnknownException(orderId, OrderEventType.CREATE, e);
         } catch (RuntimeException e) {
             if (idempotencyKey != null && violates(e, Order.IDEMPOTENCY_KEY_CONSTRAINT)) {
                 // A concurrent request with the same key won the race; its message is the only one.
@@ -109,6 +115,7 @@ public class OrderService {
      *
      * @throws OrderNotFoundException          no such order
      * @throws OrderAlreadyCancelledException  cancelled before (no second message)
+     * @throws OrderOutcomeUnknownException    when the commit ended unclearly (the check-back settles it)
      */
     public OrderView cancel(String orderId) {
         OrderView current = find(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
@@ -118,18 +125,25 @@ public class OrderService {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         OrderEvent event = OrderEvent.of(OrderEventType.CANCEL, orderId, current.customerId(), current.phone(),
                 current.items(), now);
-        return transactions.execute(ORDER_EVENTS_CHANNEL, messageOf(event), () -> {
-            // Locked re-read: of two concurrent cancels only one changes the row; the other rolls
-            // its half message back and reports the conflict.
-            Order order = Order.findByIdForUpdate(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
-            if (order.status == OrderStatus.CANCELLED) {
-                throw new OrderAlreadyCancelledException(orderId);
-            }
-            order.status = OrderStatus.CANCELLED;
-            order.updatedAt = now;
-            Order.flush();
-            return OrderView.of(order);
-        });
+        try {
+            return transactions.execute(ORDER_EVENTS_CHANNEL, messageOf(event), () -> cancelLocked(orderId, now));
+        } catch (RocketMQTransactionUnknownException e) {
+            throw new OrderOutcomeUnknownException(orderId, OrderEventType.CANCEL, e);
+        }
+    }
+
+    /** The local work of a cancel, inside the transaction of its half message. */
+    private static OrderView cancelLocked(String orderId, Instant now) {
+        // Locked re-read: of two concurrent cancels only one changes the row; the other rolls
+        // its half message back and reports the conflict.
+        Order order = Order.findByIdForUpdate(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
+        if (order.status == OrderStatus.CANCELLED) {
+            throw new OrderAlreadyCancelledException(orderId);
+        }
+        order.status = OrderStatus.CANCELLED;
+        order.updatedAt = now;
+        Order.flush();
+        return OrderView.of(order);
     }
 
     public Optional<OrderView> find(String orderId) {

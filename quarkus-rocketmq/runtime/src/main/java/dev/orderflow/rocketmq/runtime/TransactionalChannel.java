@@ -95,14 +95,23 @@ final class TransactionalChannel implements TransactionListener {
      */
     private void registerWithBrokers() {
         MQClientInstance client = producer.getDefaultMQProducerImpl().getMqClientFactory();
-        boolean routed = client.updateTopicRouteInfoFromNameServer(topic);
-        if (!routed) {
-            // Topic not created yet (auto-created on first send): the brokers of the default topic will take it.
-            routed = client.updateTopicRouteInfoFromNameServer(topic, true, producer);
-        }
-        if (!routed || !client.sendHeartbeatToAllBrokerWithLock()) {
+        try {
+            boolean routed = client.updateTopicRouteInfoFromNameServer(topic);
+            if (!routed) {
+                // Topic not created yet (auto-created on first send): the brokers of the default topic will take it.
+                routed = client.updateTopicRouteInfoFromNameServer(topic, true, producer);
+            }
+            if (routed && client.sendHeartbeatToAllBrokerWithLock()) {
+                return;
+            }
             LOG.warnf("Channel %s: could not register producer group %s with the brokers of %s yet; check-backs reach "
                     + "this instance after its first send or heartbeat", channel, producerGroup, topic);
+        } catch (RuntimeException e) {
+            // The client wraps an unreachable name server in IllegalStateException. The application must
+            // still start (sends fail with RocketMQSendException until the cluster is back), so warn only.
+            LOG.warnf("Channel %s: could not register producer group %s with the brokers of %s (%s); check-backs "
+                    + "reach this instance once the name server is reachable and it has sent or heartbeated",
+                    channel, producerGroup, topic, e.getMessage());
         }
     }
 
