@@ -1,0 +1,131 @@
+package dev.orderflow.sms;
+
+import static dev.orderflow.sms.OrderEventPublisher.event;
+import static dev.orderflow.sms.OrderEventPublisher.newOrderId;
+import static dev.orderflow.sms.OrderEventPublisher.newPhone;
+import static dev.orderflow.sms.OrderEventPublisher.publish;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.containsString;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.sms.FakeSmsGateway.Answer;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/**
+ * {@code GET /sms?orderId=}: REST Assured against the running app; texts produced by real events
+ * through the in-process broker and the real MariaDB, sent to the fake SMS provider.
+ */
+@QuarkusTest
+@WithTestResource(value = FakeSmsGatewayResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
+class SmsApiTest {
+
+    private static final Duration DELIVERY = Duration.ofSeconds(30);
+    private static final String ISO_MILLIS = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3})?Z";
+
+    private final FakeSmsGateway gateway = FakeSmsGateway.running();
+
+    @Test
+    void listsTheTextsOfAnOrderOldestFirst() throws Exception {
+        String orderId = newOrderId();
+        String phone = newPhone();
+        publish(event(OrderEventType.CREATE, orderId, phone));
+        awaitStatus(orderId + ":create", "SENT");
+        publish(event(OrderEventType.CANCEL, orderId, phone));
+        awaitStatus(orderId + ":cancel", "SENT");
+
+        Response response = given().queryParam("orderId", orderId).get("/sms");
+
+        response.then().statusCode(200).contentType("application/json");
+        List<Map<String, Object>> texts = response.jsonPath().getList("$");
+        assertThat(texts).hasSize(2);
+        assertThat(texts).allSatisfy(text -> assertThat(text.keySet())
+                .containsExactlyInAnyOrder("orderId", "eventType", "phone", "text", "status", "attempts", "sentAt"));
+        assertThat(texts.get(0)).containsEntry("orderId", orderId).containsEntry("eventType", "create")
+                .containsEntry("phone", phone).containsEntry("status", "SENT").containsEntry("attempts", 1)
+                .containsEntry("text", "Order " + orderId + " confirmed: 2 items, total 25.00. Thank you!");
+        assertThat(texts.get(1)).containsEntry("eventType", "cancel").containsEntry("status", "SENT")
+                .containsEntry("text", "Order " + orderId + " has been cancelled.");
+        assertThat(texts).extracting(text -> (String) text.get("sentAt")).allMatch(sentAt -> sentAt.matches(ISO_MILLIS));
+    }
+
+    @Test
+    void showsAFailedTextWithoutSentAt() throws Exception {
+        String orderId = newOrderId();
+        gateway.script(orderId + ":create", Answer.badRequest());
+        publish(event(OrderEventType.CREATE, orderId, newPhone()));
+        awaitStatus(orderId + ":create", "FAILED");
+
+        given().queryParam("orderId", orderId).get("/sms").then().statusCode(200)
+                .body("size()", equalTo(1))
+                .body("[0].status", equalTo("FAILED"))
+                .body("[0].attempts", equalTo(1))
+                .body("[0].sentAt", equalTo(null));
+    }
+
+    @Test
+    void anUnknownOrderHasNoTexts() {
+        given().queryParam("orderId", newOrderId()).get("/sms").then().statusCode(200).body("size()", equalTo(0));
+    }
+
+    @Test
+    void orderIdIsRequired() {
+        given().get("/sms").then().statusCode(400)
+                .contentType("application/problem+json")
+                .body("type", equalTo("https://orderflow.dev/problems/invalid-request"))
+                .body("title", equalTo("Invalid request"))
+                .body("status", equalTo(400))
+                .body("detail", equalTo("query parameter orderId is required"))
+                .body(not(containsString("Exception")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "", "   " })
+    void aBlankOrderIdIsRefused(String orderId) {
+        given().queryParam("orderId", orderId).get("/sms").then().statusCode(400)
+                .contentType("application/problem+json")
+                .body("detail", equalTo("query parameter orderId is required"));
+    }
+
+    @Test
+    void anOrderIdLongerThanTheColumnIsRefused() {
+        given().queryParam("orderId", "X".repeat(65)).get("/sms").then().statusCode(400)
+                .contentType("application/problem+json")
+                .body("detail", equalTo("orderId must be at most 64 characters"));
+    }
+
+    @Test
+    void otherMethodsAreProblems() {
+        given().contentType("application/json").body("{}").post("/sms").then().statusCode(405)
+                .contentType("application/problem+json")
+                .body("status", equalTo(405));
+    }
+
+    @Test
+    void healthMetricsAndOpenApiAreServed() {
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/metrics").then().statusCode(200).body(containsString("sms_sends_total"));
+        given().get("/q/openapi").then().statusCode(200).body(containsString("/sms"));
+    }
+
+    private static void awaitStatus(String key, String status) {
+        await().atMost(DELIVERY).until(() -> {
+            SmsDatabase.OutboxRow row = SmsDatabase.outboxRow(key);
+            return row != null && status.equals(row.status());
+        });
+    }
+}
