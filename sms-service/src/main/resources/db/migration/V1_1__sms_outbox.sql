@@ -1,5 +1,6 @@
 -- sms-service schema. Versions 1.0.x belong to the idempotent-consumer library (consume_record,
--- consume_failure: classpath:db/migration/common); this service's scripts start at 1.1.
+-- consume_failure, consume_report, order_event_progress: db/migration/common in its jar); this
+-- service's scripts start at 1.1.
 
 -- One row per text the service has decided to send: written by the order-event consumer in the
 -- same transaction as its consume_record row (so the intent exists iff the message was consumed),
@@ -28,13 +29,4 @@ CREATE TABLE sms_outbox (
     CONSTRAINT uk_sms_outbox_business_key UNIQUE (business_key),
     INDEX ix_sms_outbox_due (status, next_attempt_at),
     INDEX ix_sms_outbox_order (order_id, event_type)
-) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
-
--- One row per order the consumer has seen an event of. Its only job is to be locked: the create
--- and cancel handlers of one order take this row's lock first, so they run one after the other
--- and each sees what the other committed (the cancel-before-create rule depends on it).
-CREATE TABLE sms_order_lock (
-    order_id   VARCHAR(64) NOT NULL,
-    created_at DATETIME(3) NOT NULL,
-    PRIMARY KEY (order_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

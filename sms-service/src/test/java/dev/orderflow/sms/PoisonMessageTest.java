@@ -1,18 +1,21 @@
 package dev.orderflow.sms;
 
-import static dev.orderflow.sms.OrderEventPublisher.event;
-import static dev.orderflow.sms.OrderEventPublisher.newOrderId;
-import static dev.orderflow.sms.OrderEventPublisher.newPhone;
-import static dev.orderflow.sms.OrderEventPublisher.publish;
-import static dev.orderflow.sms.OrderEventPublisher.publishRaw;
+import static dev.orderflow.sms.SmsTestEvents.DELIVERY;
+import static dev.orderflow.sms.SmsTestEvents.awaitSingleReport;
+import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
+import static dev.orderflow.sms.SmsTestEvents.event;
+import static dev.orderflow.sms.SmsTestEvents.newOrderId;
+import static dev.orderflow.sms.SmsTestEvents.newPhone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.consumer.testing.OrderTopicSender;
+import dev.orderflow.consumer.testing.TopicProbe;
+import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
@@ -28,38 +31,37 @@ import io.quarkus.test.junit.QuarkusTest;
 @WithTestResource(value = FakeSmsGatewayResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class PoisonMessageTest {
 
-    private static final Duration DELIVERY = Duration.ofSeconds(30);
+    private static final String POISON_BODY = "{\"eventType\":\"create\",\"orderId\":";
 
     @Test
-    void badJsonGoesToTheDeadLetterQueueAfterOneAttemptAndTheEventBehindItIsTexted() throws Exception {
-        String poisonKey = newOrderId() + ":create";
+    void badJsonGoesToTheDeadLetterQueueAfterOneAttemptAndTheEventBehindItIsTexted() {
+        TopicProbe dlq = TopicProbe.of(RocketMQDeadLetters.dlqTopic(OrderMessaging.SMS_GROUP));
+        String poisonOrder = newOrderId();
+        String poisonKey = poisonOrder + ":create";
         String orderId = newOrderId();
         String phone = newPhone();
 
-        publishRaw("create", poisonKey, "{\"eventType\":\"create\",\"orderId\":");
-        publish(event(OrderEventType.CREATE, orderId, phone));
+        OrderTopicSender.sendRaw(POISON_BODY, "create", poisonKey);
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
 
-        await().atMost(DELIVERY).until(() -> {
-            SmsDatabase.OutboxRow row = SmsDatabase.outboxRow(orderId + ":create");
-            return row != null && "SENT".equals(row.status());
-        });
-        await().atMost(DELIVERY).until(() -> SmsDatabase.count(
-                "select count(*) from consume_failure where consumer_group = 'sms_group' and message_key = ?",
-                poisonKey) == 1);
+        awaitStatus(orderId + ":create", "SENT");
+        await().atMost(DELIVERY).until(() -> !dlq.withKey(poisonKey).isEmpty());
+        TopicProbe.Received dead = dlq.withKey(poisonKey).get(0);
+        assertThat(dead.body()).isEqualTo(POISON_BODY);
+        assertThat(dead.property(RocketMQDeadLetters.ATTEMPTS)).isEqualTo("1");
+        assertThat(dead.property(RocketMQDeadLetters.FAILURE_CLASS)).isEqualTo("format");
+        assertThat(dead.property(RocketMQDeadLetters.FAILURE_REASON)).contains("not JSON");
         assertThat(SmsDatabase.count("select count(*) from consume_failure where consumer_group = 'sms_group' "
-                + "and message_key = ? and failure_class = 'format' and permanent and attempt = 1 "
-                + "and reason like '%not JSON%'", poisonKey)).isEqualTo(1);
-
-        List<DeadLetterQueue.Entry> dead = DeadLetterQueue.entriesWithKey(OrderMessaging.SMS_GROUP, poisonKey, DELIVERY);
-        assertThat(dead).singleElement().satisfies(entry -> {
-            assertThat(entry.properties()).containsEntry(RocketMQDeadLetters.FAILURE_CLASS, "format")
-                    .containsEntry(RocketMQDeadLetters.ATTEMPTS, "1");
-            assertThat(entry.body()).isEqualTo("{\"eventType\":\"create\",\"orderId\":");
-        });
-        // Never redelivered: no second attempt is recorded, nothing is written for it.
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> SmsDatabase.count(
-                "select count(*) from consume_failure where message_key = ?", poisonKey) == 1);
+                + "and message_key = ? and failure_class = 'format' and permanent and attempt = 1", poisonKey))
+                .isEqualTo(1);
+        // Never redelivered: no second DLQ entry, no second attempt recorded, nothing written for it.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> dlq.withKey(poisonKey).size() == 1
+                        && SmsDatabase.count("select count(*) from consume_failure where message_key = ?", poisonKey) == 1);
         assertThat(SmsDatabase.count("select count(*) from consume_record where message_key = ?", poisonKey)).isZero();
         assertThat(SmsDatabase.count("select count(*) from sms_outbox where business_key = ?", poisonKey)).isZero();
+        ConsumerReport report = awaitSingleReport(poisonOrder, OrderEventType.CREATE);
+        assertThat(report.outcome()).isEqualTo(ConsumerReport.Outcome.DEAD_LETTERED);
+        assertThat(report.failureClass()).isEqualTo("format");
     }
 }

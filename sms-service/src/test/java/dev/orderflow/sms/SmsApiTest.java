@@ -1,17 +1,15 @@
 package dev.orderflow.sms;
 
-import static dev.orderflow.sms.OrderEventPublisher.event;
-import static dev.orderflow.sms.OrderEventPublisher.newOrderId;
-import static dev.orderflow.sms.OrderEventPublisher.newPhone;
-import static dev.orderflow.sms.OrderEventPublisher.publish;
+import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
+import static dev.orderflow.sms.SmsTestEvents.event;
+import static dev.orderflow.sms.SmsTestEvents.newOrderId;
+import static dev.orderflow.sms.SmsTestEvents.newPhone;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.containsString;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -19,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.sms.FakeSmsGateway.Answer;
 import io.quarkus.test.common.TestResourceScope;
@@ -34,7 +33,6 @@ import io.restassured.response.Response;
 @WithTestResource(value = FakeSmsGatewayResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class SmsApiTest {
 
-    private static final Duration DELIVERY = Duration.ofSeconds(30);
     private static final String ISO_MILLIS = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3})?Z";
 
     private final FakeSmsGateway gateway = FakeSmsGateway.running();
@@ -43,9 +41,9 @@ class SmsApiTest {
     void listsTheTextsOfAnOrderOldestFirst() throws Exception {
         String orderId = newOrderId();
         String phone = newPhone();
-        publish(event(OrderEventType.CREATE, orderId, phone));
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
         awaitStatus(orderId + ":create", "SENT");
-        publish(event(OrderEventType.CANCEL, orderId, phone));
+        OrderTopicSender.send(event(OrderEventType.CANCEL, orderId, phone));
         awaitStatus(orderId + ":cancel", "SENT");
 
         Response response = given().queryParam("orderId", orderId).get("/sms");
@@ -67,7 +65,7 @@ class SmsApiTest {
     void showsAFailedTextWithoutSentAt() throws Exception {
         String orderId = newOrderId();
         gateway.script(orderId + ":create", Answer.badRequest());
-        publish(event(OrderEventType.CREATE, orderId, newPhone()));
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, newPhone()));
         awaitStatus(orderId + ":create", "FAILED");
 
         given().queryParam("orderId", orderId).get("/sms").then().statusCode(200)
@@ -89,7 +87,9 @@ class SmsApiTest {
                 .body("type", equalTo("https://orderflow.dev/problems/invalid-request"))
                 .body("title", equalTo("Invalid request"))
                 .body("status", equalTo(400))
-                .body("detail", equalTo("query parameter orderId is required"))
+                .body("detail", equalTo("Invalid orderId: is required"))
+                .body("errors[0].field", equalTo("orderId"))
+                .body("errors[0].message", equalTo("is required"))
                 .body(not(containsString("Exception")));
     }
 
@@ -98,14 +98,14 @@ class SmsApiTest {
     void aBlankOrderIdIsRefused(String orderId) {
         given().queryParam("orderId", orderId).get("/sms").then().statusCode(400)
                 .contentType("application/problem+json")
-                .body("detail", equalTo("query parameter orderId is required"));
+                .body("detail", equalTo("Invalid orderId: is required"));
     }
 
     @Test
     void anOrderIdLongerThanTheColumnIsRefused() {
         given().queryParam("orderId", "X".repeat(65)).get("/sms").then().statusCode(400)
                 .contentType("application/problem+json")
-                .body("detail", equalTo("orderId must be at most 64 characters"));
+                .body("detail", equalTo("Invalid orderId: must be at most 64 characters"));
     }
 
     @Test
@@ -120,12 +120,5 @@ class SmsApiTest {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().get("/q/metrics").then().statusCode(200).body(containsString("sms_sends_total"));
         given().get("/q/openapi").then().statusCode(200).body(containsString("/sms"));
-    }
-
-    private static void awaitStatus(String key, String status) {
-        await().atMost(DELIVERY).until(() -> {
-            SmsDatabase.OutboxRow row = SmsDatabase.outboxRow(key);
-            return row != null && status.equals(row.status());
-        });
     }
 }

@@ -1,9 +1,11 @@
 package dev.orderflow.sms;
 
-import static dev.orderflow.sms.OrderEventPublisher.event;
-import static dev.orderflow.sms.OrderEventPublisher.newOrderId;
-import static dev.orderflow.sms.OrderEventPublisher.newPhone;
-import static dev.orderflow.sms.OrderEventPublisher.publish;
+import static dev.orderflow.sms.SmsTestEvents.DELIVERY;
+import static dev.orderflow.sms.SmsTestEvents.awaitSingleReport;
+import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
+import static dev.orderflow.sms.SmsTestEvents.event;
+import static dev.orderflow.sms.SmsTestEvents.newOrderId;
+import static dev.orderflow.sms.SmsTestEvents.newPhone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,7 +13,9 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.sms.FakeSmsGateway.Answer;
 import dev.orderflow.sms.FakeSmsGateway.Call;
@@ -30,8 +34,6 @@ import io.quarkus.test.junit.QuarkusTest;
 @WithTestResource(value = FakeSmsGatewayResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class SmsDispatchTest {
 
-    private static final Duration DELIVERY = Duration.ofSeconds(30);
-
     private final FakeSmsGateway gateway = FakeSmsGateway.running();
 
     @Test
@@ -40,7 +42,7 @@ class SmsDispatchTest {
         String phone = newPhone();
         OrderEvent created = event(OrderEventType.CREATE, orderId, phone);
 
-        publish(created);
+        OrderTopicSender.send(created);
 
         String key = orderId + ":create";
         OutboxRow row = awaitStatus(key, "SENT");
@@ -54,6 +56,7 @@ class SmsDispatchTest {
         assertThat(gateway.textsTo(phone)).singleElement().satisfies(text -> assertThat(text.text())
                 .isEqualTo("Order " + orderId + " confirmed: 2 items, total 25.00. Thank you!"));
         assertThat(SmsDatabase.consumeOutcome(key)).isEqualTo("DONE");
+        assertThat(awaitSingleReport(orderId, OrderEventType.CREATE).outcome()).isEqualTo(ConsumerReport.Outcome.DONE);
     }
 
     @Test
@@ -64,7 +67,7 @@ class SmsDispatchTest {
         long ackedBefore = ConsumedMessages.acked();
 
         for (int i = 0; i < 10; i++) {
-            publish(created);
+            OrderTopicSender.send(created);
         }
 
         await().atMost(DELIVERY).until(() -> ConsumedMessages.acked() >= ackedBefore + 10);
@@ -74,6 +77,7 @@ class SmsDispatchTest {
         assertThat(SmsDatabase.count("select count(*) from consume_record where message_key = ?", key)).isEqualTo(1);
         assertThat(gateway.callsTo(phone)).hasSize(1);
         assertThat(gateway.textsTo(phone)).hasSize(1);
+        assertThat(awaitSingleReport(orderId, OrderEventType.CREATE).outcome()).isEqualTo(ConsumerReport.Outcome.DONE);
     }
 
     @Test
@@ -83,7 +87,7 @@ class SmsDispatchTest {
         String key = orderId + ":create";
         gateway.script(key, Answer.serverError(), Answer.serverError());
 
-        publish(event(OrderEventType.CREATE, orderId, phone));
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "SENT");
         assertThat(row.attempts()).isEqualTo(3);
@@ -102,7 +106,7 @@ class SmsDispatchTest {
         // know the text went out, so it retries, and the provider recognises the key.
         gateway.script(key, Answer.textsButAnswersAfter(2500));
 
-        publish(event(OrderEventType.CREATE, orderId, phone));
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "SENT");
         assertThat(row.attempts()).isEqualTo(2);
@@ -117,7 +121,7 @@ class SmsDispatchTest {
         String key = orderId + ":create";
         gateway.script(key, Answer.badRequest());
 
-        publish(event(OrderEventType.CREATE, orderId, phone));
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "FAILED");
         assertThat(row.attempts()).isEqualTo(1);
@@ -137,7 +141,7 @@ class SmsDispatchTest {
         gateway.script(key, Answer.serverError(), Answer.serverError(), Answer.serverError(), Answer.serverError(),
                 Answer.serverError(), Answer.serverError());
 
-        publish(event(OrderEventType.CREATE, orderId, phone));
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "FAILED");
         assertThat(row.attempts()).isEqualTo(5);
@@ -145,13 +149,5 @@ class SmsDispatchTest {
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
                 .until(() -> gateway.callsTo(phone).size() == 5);
         assertThat(gateway.textsTo(phone)).isEmpty();
-    }
-
-    private static OutboxRow awaitStatus(String key, String status) {
-        await().atMost(DELIVERY).until(() -> {
-            OutboxRow row = SmsDatabase.outboxRow(key);
-            return row != null && status.equals(row.status());
-        });
-        return SmsDatabase.outboxRow(key);
     }
 }

@@ -20,9 +20,6 @@ public interface SmsServiceConfig {
     /** Retries of failed sends. */
     Retry retry();
 
-    /** Periodic clean-up. */
-    Housekeeping housekeeping();
-
     interface Gateway {
 
         /** {@code logging} (default: writes the text to the log, sends nothing) or {@code http}. */
@@ -86,15 +83,5 @@ public interface SmsServiceConfig {
         /** Attempts in total (the first included) before a row that keeps failing transiently is FAILED. */
         @WithDefault("10")
         int maxAttempts();
-    }
-
-    interface Housekeeping {
-
-        /**
-         * How often old consume_record rows are purged (retention and batch size:
-         * {@code orderflow.idempotent-consumer.*}).
-         */
-        @WithDefault("1h")
-        String purgeEvery();
     }
 }

@@ -2,7 +2,6 @@ package dev.orderflow.sms.intent;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -10,65 +9,64 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
 import dev.orderflow.consumer.BusinessFailure;
+import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.ConsumeContext;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.order.events.OrderEvent;
-import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.sms.outbox.SmsOutboxEntry;
 import dev.orderflow.sms.outbox.SmsStatus;
 
 /**
  * The SMS consumer's business change: records the intent to text the customer as an
  * {@code sms_outbox} row. Runs inside the idempotent-consumer pipeline's transaction, so the row
- * commits together with the consume_record row, or neither does; the dispatcher sends it later.
+ * commits together with the consume_record row (and the result report), or none does; the
+ * dispatcher sends it later.
  *
- * <h2>Create and cancel of one order (cancel before create)</h2>
- * Transactional messages land on any queue, so a cancel may be consumed before its create. Rule:
+ * <h2>Create and cancel of one order</h2>
+ * The order of the two is the shared {@link CancelBeforeCreateGuard}'s rule, the same in every
+ * consumer group (so the status service reads every consumer's reports alike):
  * <ul>
- * <li>A cancel always records a cancellation notice.</li>
- * <li>A create whose order already has a cancel notice sends nothing: the customer would be told
- * "confirmed" after "cancelled". It is acknowledged as {@link Outcome.Status#REJECTED} with the
- * reason, so the pipeline's consume_record says why no confirmation exists.</li>
- * <li>When both rows exist, the create's was recorded first, and the dispatcher does not send a
- * cancel notice while its order's confirmation is still PENDING: the customer never gets the
- * cancellation before the confirmation.</li>
+ * <li>create, then cancel: a confirmation, then a cancellation notice. The dispatcher does not
+ * send the notice while the confirmation is still PENDING ({@code SmsOutbox.claimDue}), so the
+ * customer never reads "cancelled" before "confirmed", even when the confirmation is being retried.</li>
+ * <li>cancel before its create: no text at all. The cancel leaves the guard's tombstone (DONE), the
+ * late create is REJECTED "cancelled before create". The customer is not told about an order that,
+ * as far as this service ever saw, was never confirmed; the cancel request's own answer from
+ * order-service already told them it was cancelled.</li>
  * </ul>
- * The create and cancel handlers of one order take the order's {@code sms_order_lock} row lock
- * first, so they run one after the other and the second sees the first's committed row (the
- * datasource runs READ COMMITTED: every read sees the latest commit).
  */
 @ApplicationScoped
 public class SmsIntentRecorder {
 
     private final EntityManager entityManager;
+    private final CancelBeforeCreateGuard guard;
     private final Event<SmsIntentRecorded> recorded;
 
     @Inject
-    public SmsIntentRecorder(EntityManager entityManager, Event<SmsIntentRecorded> recorded) {
+    public SmsIntentRecorder(EntityManager entityManager, CancelBeforeCreateGuard guard,
+            Event<SmsIntentRecorded> recorded) {
         this.entityManager = entityManager;
+        this.guard = guard;
         this.recorded = recorded;
     }
 
     /** The pipeline's {@link dev.orderflow.consumer.MessageHandler} for order events. */
-    public Outcome record(OrderEvent event, ConsumeContext context) {
+    public Outcome record(OrderEvent event, ConsumeContext context) throws Exception {
         checkFitsTheOutbox(event);
-        lockOrder(event.orderId());
+        return guard.apply(event, context, () -> recordText(event));
+    }
 
-        List<SmsOutboxEntry> recordedForOrder = entityManager.createQuery(
-                "from SmsOutboxEntry e where e.orderId = :orderId", SmsOutboxEntry.class)
-                .setParameter("orderId", event.orderId())
-                .getResultList();
+    private Outcome recordText(OrderEvent event) {
         String businessKey = event.messageKey();
-        if (recordedForOrder.stream().anyMatch(e -> e.businessKey.equals(businessKey))) {
-            // Second line of defence behind consume_record (e.g. a redelivery after its row was purged).
+        // Second line of defence behind consume_record (a redelivery after its row was purged). The
+        // guard holds the order's lock and the datasource reads committed data: this sees any earlier row.
+        Long existing = entityManager.createQuery(
+                "select count(e) from SmsOutboxEntry e where e.businessKey = :key", Long.class)
+                .setParameter("key", businessKey)
+                .getSingleResult();
+        if (existing > 0) {
             return Outcome.done();
         }
-        if (event.eventType() == OrderEventType.CREATE
-                && recordedForOrder.stream().anyMatch(e -> e.eventType == OrderEventType.CANCEL)) {
-            return Outcome.rejected("order " + event.orderId()
-                    + " was cancelled before its create arrived: no confirmation is sent after the cancellation notice");
-        }
-
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         SmsOutboxEntry entry = new SmsOutboxEntry();
         entry.businessKey = businessKey;
@@ -84,18 +82,6 @@ public class SmsIntentRecorder {
         entityManager.persist(entry);
         recorded.fire(new SmsIntentRecorded(businessKey));
         return Outcome.done();
-    }
-
-    /**
-     * Takes the order's row lock (creating the row on first sight) until the transaction ends.
-     * INSERT ... ON DUPLICATE KEY UPDATE locks the row exclusively in both cases, and a second
-     * transaction for the same order waits here until the first commits.
-     */
-    private void lockOrder(String orderId) {
-        entityManager.createNativeQuery("INSERT INTO sms_order_lock (order_id, created_at) VALUES (?1, UTC_TIMESTAMP(3)) "
-                + "ON DUPLICATE KEY UPDATE order_id = order_id")
-                .setParameter(1, orderId)
-                .executeUpdate();
     }
 
     /** Values the outbox cannot hold can never be recorded: a business failure (DLQ), not a retry. */

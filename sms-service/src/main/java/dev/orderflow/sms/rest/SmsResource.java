@@ -15,6 +15,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+import dev.orderflow.rest.problem.Problem;
+import dev.orderflow.rest.problem.ProblemException;
 import dev.orderflow.sms.outbox.SmsOutbox;
 import dev.orderflow.sms.outbox.SmsOutboxEntry;
 
@@ -42,11 +44,11 @@ public class SmsResource {
             @Parameter(description = "The order id", required = true, example = "01J9Z8Q4M7R2N5T8V1W4X7Y0AB")
             @QueryParam("orderId") String orderId) {
         if (orderId == null || orderId.isBlank()) {
-            throw new InvalidRequestException("query parameter orderId is required");
+            throw ProblemException.badRequest("orderId", "is required");
         }
         if (orderId.length() > SmsOutboxEntry.MAX_ORDER_ID_LENGTH) {
-            throw new InvalidRequestException("orderId must be at most " + SmsOutboxEntry.MAX_ORDER_ID_LENGTH
-                    + " characters");
+            throw ProblemException.badRequest("orderId",
+                    "must be at most " + SmsOutboxEntry.MAX_ORDER_ID_LENGTH + " characters");
         }
         return outbox.ofOrder(orderId).stream().map(SmsView::of).toList();
     }
