@@ -86,7 +86,9 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
     }
 
     private void startNameServer(Path dataDir) {
-        nameServerPort = options.nameServerPort > 0 ? options.nameServerPort : freePort();
+        if (nameServerPort == 0) {
+            nameServerPort = options.nameServerPort > 0 ? options.nameServerPort : freePort();
+        }
         NamesrvConfig config = new NamesrvConfig();
         config.setRocketmqHome(dataDir.toString());
         config.setKvConfigPath(dataDir.resolve("namesrv/kvConfig.json").toString());
@@ -231,6 +233,21 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         if (nameServer != null) {
             nameServer.shutdown();
             nameServer = null;
+        }
+    }
+
+    /**
+     * Starts the name server again, on the same port, after {@link #stopNameServer()} (for tests
+     * of recovery). The broker registers with it again on its next periodic registration; this
+     * method registers it at once.
+     */
+    public synchronized void restartNameServer() {
+        if (nameServer != null) {
+            return;
+        }
+        startNameServer(options.dataDir.toAbsolutePath());
+        if (broker != null) {
+            awaitBrokerRegistered();
         }
     }
 

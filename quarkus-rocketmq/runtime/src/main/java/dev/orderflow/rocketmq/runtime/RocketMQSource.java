@@ -2,11 +2,16 @@ package dev.orderflow.rocketmq.runtime;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -15,6 +20,7 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.consumer.ProcessQueue;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -43,11 +49,24 @@ import io.smallrye.reactive.messaging.health.HealthReport;
  * {@code processing-timeout}) → redelivered with back-off, and dead-lettered once
  * {@code max-reconsume-times} is reached. The consumer thread waits for the outcome, so the
  * messages in flight are bounded by the consumer threads.
+ *
+ * <p>Shutdown ({@link #close()}) stops fetching, lets the messages the application holds finish
+ * (bounded by {@code shutdown-timeout}) and then gives everything else back to the broker
+ * untouched: messages fetched but not handed over, and messages the application did not finish
+ * in time, are neither acknowledged nor sent to the retry topic (which would cost them one of
+ * their attempts and, on the last one, send them to the DLQ unprocessed). Their offsets stay
+ * uncommitted, so the next consumer of the group receives them again from their queue.
  */
 public class RocketMQSource {
 
     private static final Logger LOG = Logger.getLogger(RocketMQSource.class);
     private static final int MAX_REASON_LENGTH = 1000;
+    /**
+     * After the last handed-over message finished, the client still applies its result (offset
+     * update) on the consumer thread. Waiting this long before the process queues are dropped lets
+     * it, so that a message acknowledged just before shutdown is not redelivered.
+     */
+    private static final long RESULT_SETTLE_MILLIS = 200;
 
     private final RocketMQConnectorIncomingConfiguration config;
     private final String channel;
@@ -57,15 +76,41 @@ public class RocketMQSource {
     private final ChannelMetrics metrics;
     private final NameServerProbe probe;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final Set<CompletableFuture<Throwable>> pending = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch released = new CountDownLatch(1);
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final Multi<org.eclipse.microprofile.reactive.messaging.Message<?>> stream;
 
     private volatile MultiEmitter<? super org.eclipse.microprofile.reactive.messaging.Message<?>> emitter;
     private volatile boolean started;
     private volatile boolean stopping;
+    private volatile boolean queuesReleased;
     private volatile Throwable startFailure;
     private DefaultMQProducer deadLetterProducer;
 
-    RocketMQSource(RocketMQConnectorIncomingConfiguration config) {
+    /** What the listener tells the client about the messages it was given. */
+    private enum Verdict {
+        /** Acknowledged or dead-lettered: commit the offset. */
+        DONE,
+        /** Transient failure: redeliver with back-off (concurrently) or retry in place (orderly). */
+        REDELIVER,
+        /** Not processed because the source is stopping: leave the offset uncommitted, count no attempt. */
+        RELEASE
+    }
+
+    /** Completes the outcome of a message the application still holds when the source gives it back. */
+    private static final class ReleasedAtShutdown extends RuntimeException {
+        ReleasedAtShutdown(String channel) {
+            super("Channel " + channel + " stopped before the application finished the message", null, false, false);
+        }
+    }
+
+    /**
+     * Creates the source of an incoming channel. The connector creates one per channel; the
+     * constructor is public so that a source can be run and stopped on its own (tests, tools).
+     * Nothing is fetched before {@link #stream()} is subscribed to.
+     */
+    public RocketMQSource(RocketMQConnectorIncomingConfiguration config) {
         this.config = config;
         this.channel = config.getChannel();
         this.group = config.getConsumerGroup().orElse(channel);
@@ -94,21 +139,52 @@ public class RocketMQSource {
             default -> throw new IllegalArgumentException("Channel " + channel + ": consume-from must be 'first' or "
                     + "'last', not '" + config.getConsumeFrom() + "'");
         });
-        c.setAwaitTerminationMillisWhenShutdown(config.getShutdownTimeout());
+        // close() drains before it shuts the client down; by then every consumer thread is about
+        // to return, so the client's own wait only covers stragglers.
+        c.setAwaitTerminationMillisWhenShutdown(Math.min(config.getShutdownTimeout(), 5000));
         try {
             c.subscribe(topic, config.getTagExpression());
         } catch (MQClientException e) {
             throw new IllegalArgumentException("Channel " + channel + ": cannot subscribe to " + topic + " with '"
                     + config.getTagExpression() + "'", e);
         }
+        int retryDelayLevel = config.getRetryDelayLevel();
         switch (config.getConsumeMode()) {
             case "concurrently" -> c.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
-                boolean redeliver = consume(msgs);
-                return redeliver ? ConsumeConcurrentlyStatus.RECONSUME_LATER : ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+                ConsumeConcurrentlyStatus status = switch (consume(msgs)) {
+                    case DONE -> ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+                    case REDELIVER -> {
+                        if (retryDelayLevel > 0) {
+                            context.setDelayLevelWhenNextConsume(retryDelayLevel);
+                        }
+                        yield ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                    }
+                    // Once the process queues are dropped the client ignores this answer: no
+                    // send-back, no offset update. Only if they could not be dropped in time does
+                    // the message go to the retry topic (redelivered, one attempt spent).
+                    case RELEASE -> {
+                        awaitRelease();
+                        yield ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                    }
+                };
+                clearInterrupt();
+                return status;
             });
             case "orderly" -> c.registerMessageListener((MessageListenerOrderly) (msgs, context) -> {
-                boolean redeliver = consume(msgs);
-                return redeliver ? ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT : ConsumeOrderlyStatus.SUCCESS;
+                ConsumeOrderlyStatus status = switch (consume(msgs)) {
+                    case DONE -> ConsumeOrderlyStatus.SUCCESS;
+                    case REDELIVER -> ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
+                    // Without auto-commit the client neither commits nor counts an attempt:
+                    // SUCCESS leaves the (dropped) queue's messages uncommitted, ROLLBACK puts
+                    // them back for a later try when the queue could not be dropped.
+                    case RELEASE -> {
+                        boolean dropped = awaitRelease();
+                        context.setAutoCommit(false);
+                        yield dropped ? ConsumeOrderlyStatus.SUCCESS : ConsumeOrderlyStatus.ROLLBACK;
+                    }
+                };
+                clearInterrupt();
+                return status;
             });
             default -> throw new IllegalArgumentException("Channel " + channel + ": consume-mode must be "
                     + "'concurrently' or 'orderly', not '" + config.getConsumeMode() + "'");
@@ -116,7 +192,8 @@ public class RocketMQSource {
         return c;
     }
 
-    Multi<org.eclipse.microprofile.reactive.messaging.Message<?>> stream() {
+    /** The messages of this channel; subscribing starts the consumer. */
+    public Multi<org.eclipse.microprofile.reactive.messaging.Message<?>> stream() {
         return stream;
     }
 
@@ -149,21 +226,23 @@ public class RocketMQSource {
     /**
      * Hands {@code msgs} to the application and waits for its answer.
      *
-     * @return true when the messages must be redelivered (retried in place for orderly, sent
-     *         back by the client for concurrently); false when every message is finished
-     *         (acknowledged or dead-lettered)
+     * @return what to tell the client: finished, redeliver, or give back untouched (stopping)
      */
-    private boolean consume(List<MessageExt> msgs) {
-        if (stopping || emitter == null) {
-            // Not handed over, so not acknowledged: redelivered after the restart.
-            return true;
-        }
+    private Verdict consume(List<MessageExt> msgs) {
+        // Counted before the check so that close() either sees this delivery in flight or this
+        // thread sees close()'s stopping flag: never neither.
         inFlight.incrementAndGet();
         try {
+            if (stopping || emitter == null || emitter.isCancelled()) {
+                return Verdict.RELEASE;
+            }
             Throwable failure = deliver(msgs);
             if (failure == null) {
                 metrics.acked(msgs.size());
-                return false;
+                return Verdict.DONE;
+            }
+            if (failure instanceof ReleasedAtShutdown) {
+                return Verdict.RELEASE;
             }
             RocketMQPermanentFailure permanent = RocketMQPermanentFailure.find(failure);
             boolean exhausted = msgs.stream().anyMatch(m -> m.getReconsumeTimes() >= config.getMaxReconsumeTimes());
@@ -171,15 +250,51 @@ public class RocketMQSource {
                 String failureClass = permanent != null ? permanent.failureClass() : RocketMQDeadLetters.SYSTEM_CLASS;
                 if (deadLetter(msgs, failureClass, permanent != null ? permanent.getMessage() : String.valueOf(failure))) {
                     metrics.deadLettered(msgs.size());
-                    return false;
+                    return Verdict.DONE;
                 }
             }
             metrics.retried(msgs.size());
             LOG.debugf(failure, "Channel %s: redelivering %d message(s) (attempt %d)", channel, msgs.size(),
                     msgs.get(0).getReconsumeTimes() + 1);
-            return true;
+            return Verdict.REDELIVER;
         } finally {
             inFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * Clears a pending interrupt before the listener answers the client. The only interrupter is
+     * the client's own consumer-thread shutdown, and its purpose (stop waiting for the
+     * application) is served by then. Left pending, it breaks the client's handling of the answer:
+     * {@code ProcessQueue.containsMessage} fails under an interrupt, the client then skips the
+     * send-back of a RECONSUME_LATER message and commits its offset as if it had been consumed,
+     * which loses the message (seen with RocketMQ 5.3.3).
+     */
+    private void clearInterrupt() {
+        if (Thread.interrupted()) {
+            LOG.debugf("Channel %s: consumer thread interrupted by the client's shutdown; interrupt cleared before "
+                    + "answering so that the answer is applied", channel);
+        }
+    }
+
+    /**
+     * Waits until {@link #close()} dropped the process queues, so that the client ignores what
+     * the listener answers for a message given back.
+     *
+     * @return true when the queues were dropped; false when this waited its bound in vain (the
+     *         application cancelled its subscription without the source being closed)
+     */
+    private boolean awaitRelease() {
+        try {
+            if (released.await(config.getShutdownTimeout() + RESULT_SETTLE_MILLIS + 5000, TimeUnit.MILLISECONDS)) {
+                return queuesReleased;
+            }
+            LOG.warnf("Channel %s: the application no longer consumes and the source was not closed; "
+                    + "giving the message(s) back for redelivery", channel);
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return queuesReleased;
         }
     }
 
@@ -204,26 +319,31 @@ public class RocketMQSource {
                     Metadata.of(RocketMQMessages.metadata(m, group)),
                     () -> complete(outcome, null), cause -> complete(outcome, cause));
         }
-        metrics.consumed(msgs.size());
-        if (emitter.isCancelled()) {
-            return new IllegalStateException("Channel " + channel + ": the application stopped consuming");
-        }
-        emitter.emit(message);
+        pending.add(outcome);
         try {
+            if (queuesReleased) {
+                return new ReleasedAtShutdown(channel);
+            }
+            metrics.consumed(msgs.size());
+            emitter.emit(message);
             return outcome.get(config.getProcessingTimeout(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             return new TimeoutException("Channel " + channel + ": no ack or nack within "
                     + config.getProcessingTimeout() + " ms");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return e;
+            // Interrupted by the client's own shutdown: the message was not finished.
+            return new ReleasedAtShutdown(channel);
         } catch (ExecutionException e) {
             return e.getCause();
+        } finally {
+            pending.remove(outcome);
         }
     }
 
+    /** Records the application's answer; only the first one counts (a late ack after a timeout is ignored). */
     private static CompletableFuture<Void> complete(CompletableFuture<Throwable> outcome, Throwable cause) {
-        outcome.complete(cause == null ? null : cause);
+        outcome.complete(cause);
         return CompletableFuture.completedFuture(null);
     }
 
@@ -287,8 +407,12 @@ public class RocketMQSource {
         }
         if (startFailure != null) {
             builder.add(channel, false, "consumer failed to start: " + startFailure.getMessage());
+        } else if (stopping) {
+            builder.add(channel, false, "consumer stopped");
         } else if (!started) {
             builder.add(channel, false, "consumer not started");
+        } else if (emitter.isCancelled()) {
+            builder.add(channel, false, "the application cancelled its subscription to the channel");
         } else if (probe.reachable() == null) {
             builder.add(channel, false, "name server unreachable: " + probe.describe());
         } else {
@@ -297,30 +421,37 @@ public class RocketMQSource {
     }
 
     /**
-     * Graceful stop: stop fetching, let the messages in flight finish (bounded by
-     * {@code shutdown-timeout}), then shut the consumer down. Nothing unprocessed is acknowledged.
+     * Graceful stop: stop fetching, let the messages the application holds finish (bounded by
+     * {@code shutdown-timeout}), then give everything unfinished back to the broker untouched and
+     * shut the consumer down. Nothing unprocessed is acknowledged or sent to the retry topic: its
+     * offset stays uncommitted and the group's next consumer receives it again. Idempotent.
      */
-    void close() {
-        if (stopping) {
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
         stopping = true;
         if (started) {
             consumer.suspend();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.getShutdownTimeout());
-            while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
+            boolean interrupted = false;
+            while (inFlight.get() > 0 && System.nanoTime() < deadline && !interrupted) {
+                interrupted = pause(20);
             }
-            if (inFlight.get() > 0) {
-                LOG.warnf("Channel %s: %d message batch(es) still in flight after %d ms; they will be redelivered",
-                        channel, inFlight.get(), config.getShutdownTimeout());
+            int unfinished = inFlight.get();
+            if (unfinished > 0) {
+                LOG.warnf("Channel %s: %d delivery(ies) still unfinished after %d ms; they are not acknowledged "
+                        + "and will be redelivered", channel, unfinished, config.getShutdownTimeout());
+            } else if (!interrupted) {
+                interrupted = pause(RESULT_SETTLE_MILLIS);
             }
+            releaseQueues();
             consumer.shutdown();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            released.countDown();
         }
         synchronized (this) {
             if (deadLetterProducer != null) {
@@ -329,6 +460,34 @@ public class RocketMQSource {
         }
         if (emitter != null) {
             emitter.complete();
+        }
+        LOG.infof("RocketMQ channel %s stopped", channel);
+    }
+
+    /**
+     * Drops every process queue, so that the client ignores the listener's answer for anything
+     * still unfinished (no send-back, no offset update), then wakes the listener threads holding
+     * messages that were not handed over and ends the wait for messages the application holds.
+     */
+    private void releaseQueues() {
+        // getDefaultMQPushConsumerImpl() is deprecated but public in 5.x and the only access to the
+        // process queues; dropping them is what the client itself does when a queue is rebalanced away.
+        @SuppressWarnings("deprecation")
+        Collection<ProcessQueue> queues = consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl()
+                .getProcessQueueTable().values();
+        queues.forEach(pq -> pq.setDropped(true));
+        queuesReleased = true;
+        released.countDown();
+        pending.forEach(outcome -> outcome.complete(new ReleasedAtShutdown(channel)));
+    }
+
+    /** Sleeps; returns true when interrupted (the flag is left for the caller to restore). */
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return false;
+        } catch (InterruptedException e) {
+            return true;
         }
     }
 }

@@ -1,0 +1,93 @@
+package dev.orderflow.rocketmq.it;
+
+import static dev.orderflow.rocketmq.it.FailurePathChannels.Answer.ACK;
+import static dev.orderflow.rocketmq.it.FailurePathChannels.Answer.NACK;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
+import dev.orderflow.rocketmq.it.FailurePathChannels.Batch;
+import dev.orderflow.rocketmq.it.FailurePathChannels.Delivery;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Batch mode ({@code batch=true}): the application gets {@code Message<List<String>>} with one
+ * metadata entry per element; acknowledging the batch acknowledges every element, nacking it
+ * redelivers every element. Messages are written with a raw producer as one RocketMQ batch, so
+ * that a single pull returns several of them. Real broker from the extension's Dev Services.
+ */
+@QuarkusTest
+class BatchConsumptionTest {
+
+    @Inject
+    FailurePathChannels channels;
+
+    @Test
+    void batchesCarryPerElementMetadataAndAckOrNackCoversEveryElement() throws Exception {
+        String run = RawRocketMQ.unique("batch");
+        List<String> acked = IntStream.range(0, 10).mapToObj(i -> run + "-a" + i).toList();
+        List<String> nackedOnce = IntStream.range(0, 5).mapToObj(i -> run + "-n" + i).toList();
+        channels.script("batch-in", (k, attempt) -> nackedOnce.contains(k) && attempt == 1 ? NACK : ACK);
+
+        DefaultMQProducer producer = RawRocketMQ.producer();
+        try {
+            sendAsOneBatch(producer, acked);
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> acked.forEach(
+                    key -> assertThat(channels.deliveries("batch-in", key)).hasSize(1)));
+            List<Batch> batches = channels.batches().stream()
+                    .filter(b -> b.payloads().stream().anyMatch(acked::contains)).toList();
+            assertThat(batches).as("batches of %s", acked).anySatisfy(b -> assertThat(b.payloads()).hasSizeGreaterThan(1));
+            assertThat(batches).allSatisfy(b -> {
+                assertThat(b.payloads()).hasSizeLessThanOrEqualTo(8);
+                assertThat(b.metadata()).extracting(IncomingRocketMQMetadata::key).containsExactlyElementsOf(b.payloads());
+                assertThat(b.metadata()).extracting(IncomingRocketMQMetadata::topic).containsOnly("it_batch");
+                assertThat(b.metadata()).extracting(IncomingRocketMQMetadata::reconsumeTimes).containsOnly(0);
+            });
+            assertThat(batches.stream().mapToInt(b -> b.payloads().size()).sum()).isEqualTo(acked.size());
+
+            sendAsOneBatch(producer, nackedOnce);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> nackedOnce.forEach(
+                    key -> assertThat(channels.deliveries("batch-in", key)).extracting(Delivery::reconsumeTimes)
+                            .containsExactly(0, 1)));
+        } finally {
+            producer.shutdown();
+        }
+
+        // Acknowledged means committed: the group is not behind on any queue (retry queue included),
+        // and nothing is delivered again.
+        DefaultMQAdminExt admin = RawRocketMQ.admin();
+        try {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(
+                    () -> assertThat(admin.examineConsumeStats("it_batch_group").computeTotalDiff()).isZero());
+        } finally {
+            admin.shutdown();
+        }
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            acked.forEach(key -> assertThat(channels.deliveries("batch-in", key)).hasSize(1));
+            nackedOnce.forEach(key -> assertThat(channels.deliveries("batch-in", key)).hasSize(2));
+        });
+    }
+
+    private static void sendAsOneBatch(DefaultMQProducer producer, List<String> keys) throws Exception {
+        List<Message> messages = keys.stream().map(key -> {
+            Message message = new Message("it_batch", key.getBytes(StandardCharsets.UTF_8));
+            message.setKeys(key);
+            return message;
+        }).toList();
+        assertThat(producer.send(messages).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.orderflow.rocketmq.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * A second real RocketMQ (name server + broker, in this JVM, free ports) for the channels
+ * {@code health-in} and {@code health-out}, whose name server the readiness test stops. The
+ * Dev Services broker the other channels use is left alone.
+ *
+ * <p>Shared by every test class (global scope), so it starts once per test JVM. A broker takes
+ * ~15 s to shut down, so {@link #stop()} closes it on a background thread instead of making the
+ * run wait.
+ */
+public class SecondRocketMQResource implements QuarkusTestResourceLifecycleManager {
+
+    /** Marks the test field that receives the running instance. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.FIELD)
+    public @interface InjectSecondRocketMQ {
+    }
+
+    private EmbeddedRocketMQ rocketMQ;
+
+    @Override
+    public Map<String, String> start() {
+        Path dataDir = Path.of("target", "it-second-rocketmq").toAbsolutePath();
+        wipe(dataDir);
+        rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(dataDir).brokerName("broker-second"));
+        return Map.of(
+                "mp.messaging.incoming.health-in.name-server", rocketMQ.nameServerAddress(),
+                "mp.messaging.outgoing.health-out.name-server", rocketMQ.nameServerAddress());
+    }
+
+    @Override
+    public void inject(TestInjector testInjector) {
+        testInjector.injectIntoFields(rocketMQ,
+                new TestInjector.AnnotatedAndMatchesType(InjectSecondRocketMQ.class, EmbeddedRocketMQ.class));
+    }
+
+    @Override
+    public void stop() {
+        if (rocketMQ != null) {
+            Thread closer = new Thread(rocketMQ::close, "second-rocketmq-close");
+            closer.setDaemon(true);
+            closer.start();
+        }
+    }
+
+    private static void wipe(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot wipe " + dir, e);
+        }
+    }
+}
