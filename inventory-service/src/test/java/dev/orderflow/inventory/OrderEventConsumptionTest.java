@@ -14,6 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,8 +29,12 @@ import dev.orderflow.consumer.testing.CommittedState;
 import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.events.ConsumerReport;
+import dev.orderflow.order.events.ConsumerReportJson;
+import dev.orderflow.order.events.ConsumerReportParser;
+import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
+import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -220,5 +226,22 @@ class OrderEventConsumptionTest {
         assertThat(report.outcome()).isEqualTo(ConsumerReport.Outcome.DEAD_LETTERED);
         assertThat(report.failureClass()).isEqualTo("business");
         assertThat(report.reason()).contains(unknown);
+    }
+
+    @Test
+    void reportLeftInTheOutboxWithoutAWakeUpIsSentByTheSweep() {
+        TopicProbe results = TopicProbe.of(ConsumerReports.TOPIC);
+        String orderId = newOrderId();
+        ConsumerReport leftOver = ConsumerReport.done(orderId, OrderEventType.CREATE, ConsumerReports.INVENTORY,
+                Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        // Written by an instance that committed and died before its relay ran: nobody wakes this relay up.
+        CommittedState.execute("insert into consume_report (consumer_group, message_key, report_key, consumer, outcome,"
+                + " body, created_at) values (?, ?, ?, ?, ?, ?, utc_timestamp(3))", Inventory.GROUP,
+                orderId + ":create", leftOver.messageKey(), leftOver.consumer(), "DONE", ConsumerReportJson.toJson(leftOver));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> !results.withKey(leftOver.messageKey()).isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> CommittedState.number(
+                "select count(*) from consume_report where report_key = ?", leftOver.messageKey()) == 0);
+        assertThat(ConsumerReportParser.parse(results.withKey(leftOver.messageKey()).get(0).body())).isEqualTo(leftOver);
     }
 }

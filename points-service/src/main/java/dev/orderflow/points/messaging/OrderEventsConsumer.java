@@ -1,0 +1,53 @@
+package dev.orderflow.points.messaging;
+
+import java.util.concurrent.CompletionStage;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+import dev.orderflow.consumer.CancelBeforeCreateGuard;
+import dev.orderflow.consumer.IdempotentConsumer;
+import dev.orderflow.consumer.Outcome;
+import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.order.events.OrderEventParser;
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.points.service.PointsService;
+import io.smallrye.reactive.messaging.annotations.Blocking;
+
+/**
+ * Consumes order_topic as points_group through the shared pipeline (dedupe, failure classes,
+ * result report) and the shared cancel-before-create guard: a create credits points, a cancel
+ * reverses them; a cancel consumed before its create leaves a tombstone and the late create credits
+ * nothing (REJECTED "cancelled before create").
+ */
+@ApplicationScoped
+public class OrderEventsConsumer {
+
+    /** The incoming channel (application.properties: order_topic, points_group, create || cancel). */
+    public static final String CHANNEL = "order-events";
+
+    private final IdempotentConsumer consumer;
+    private final CancelBeforeCreateGuard guard;
+    private final PointsService points;
+
+    @Inject
+    public OrderEventsConsumer(IdempotentConsumer consumer, CancelBeforeCreateGuard guard, PointsService points) {
+        this.consumer = consumer;
+        this.guard = guard;
+        this.points = points;
+    }
+
+    @Incoming(CHANNEL)
+    @Blocking(ordered = false)
+    public CompletionStage<Void> onOrderEvent(Message<String> message) {
+        return consumer.consume(message, OrderEventParser::parse, OrderEvent::messageKey,
+                (event, context) -> guard.apply(event, context, () -> apply(event)));
+    }
+
+    private Outcome apply(OrderEvent event) {
+        return event.eventType() == OrderEventType.CREATE ? points.credit(event) : points.reverse(event);
+    }
+}
