@@ -1,0 +1,87 @@
+package dev.orderflow.sms.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Settings of the SMS service, under {@code sms-service}. */
+@ConfigMapping(prefix = "sms-service")
+public interface SmsServiceConfig {
+
+    /** The SMS gateway texts are sent through. */
+    Gateway gateway();
+
+    /** The dispatcher that sends outbox rows. */
+    Dispatch dispatch();
+
+    /** Retries of failed sends. */
+    Retry retry();
+
+    interface Gateway {
+
+        /** {@code logging} (default: writes the text to the log, sends nothing) or {@code http}. */
+        @WithDefault("logging")
+        Kind kind();
+
+        /** Endpoint the {@code http} gateway POSTs each text to; required when {@code kind=http}. */
+        Optional<URI> url();
+
+        /** Longest wait for the TCP connection to the gateway; a timeout is retried. */
+        @WithDefault("PT2S")
+        Duration connectTimeout();
+
+        /**
+         * Longest wait for the gateway's answer after the request was sent; a timeout is retried
+         * (with the same Idempotency-Key, so a gateway that did send the text does not send it again).
+         */
+        @WithDefault("PT5S")
+        Duration readTimeout();
+
+        enum Kind {
+            /** {@link dev.orderflow.sms.gateway.LoggingSmsGateway}. */
+            LOGGING,
+            /** {@link dev.orderflow.sms.gateway.HttpSmsGateway}. */
+            HTTP
+        }
+    }
+
+    interface Dispatch {
+
+        /** Texts being sent at the same time by one instance (threads talking to the gateway). */
+        @WithDefault("4")
+        int concurrency();
+
+        /**
+         * How often due rows are looked for without a wake-up: picks up retries whose back-off has
+         * passed, rows of a crashed instance and rows committed while this instance was busy.
+         */
+        @WithDefault("PT5S")
+        Duration sweepInterval();
+
+        /**
+         * How long a claimed row belongs to the instance that claimed it. Must exceed the longest
+         * send (connect timeout + read timeout), checked at startup; after it, a row whose instance
+         * died is claimed again and re-sent with the same Idempotency-Key.
+         */
+        @WithDefault("PT30S")
+        Duration claimLease();
+    }
+
+    interface Retry {
+
+        /** Delay before the second attempt; doubled for every further attempt. */
+        @WithDefault("PT2S")
+        Duration baseDelay();
+
+        /** Upper bound of the delay between two attempts. */
+        @WithDefault("PT5M")
+        Duration maxDelay();
+
+        /** Attempts in total (the first included) before a row that keeps failing transiently is FAILED. */
+        @WithDefault("10")
+        int maxAttempts();
+    }
+}

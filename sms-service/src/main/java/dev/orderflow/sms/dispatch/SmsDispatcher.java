@@ -1,0 +1,233 @@
+package dev.orderflow.sms.dispatch;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import dev.orderflow.sms.config.SmsServiceConfig;
+import dev.orderflow.sms.gateway.SmsGateway;
+import dev.orderflow.sms.gateway.SmsGatewayUnavailableException;
+import dev.orderflow.sms.gateway.SmsRejectedException;
+import dev.orderflow.sms.gateway.SmsRequest;
+import dev.orderflow.sms.intent.SmsIntentRecorded;
+import dev.orderflow.sms.outbox.ClaimedSms;
+import dev.orderflow.sms.outbox.SmsOutbox;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Sends PENDING outbox rows through the {@link SmsGateway}, separately from the consumer (a slow
+ * or failing gateway never holds up consumption, and a consumed message never waits for a send).
+ *
+ * <ul>
+ * <li><b>When</b>: a sweep every {@code sweep-interval} (retries whose back-off has passed, rows of
+ * a crashed instance), plus a wake-up right after a consume transaction that wrote a row commits,
+ * and after every finished send (more rows may be due). Sweeps run on one thread, never overlapping.</li>
+ * <li><b>How many</b>: at most {@code concurrency} sends at a time; a sweep claims only as many
+ * rows as there are free send slots, so claimed rows never wait in a queue while their lease runs.</li>
+ * <li><b>Safely with several instances</b>: rows are claimed in the database ({@link SmsOutbox}).</li>
+ * <li><b>Results</b>: accepted → SENT; refused (4xx) → FAILED at once; transient (timeout, 5xx,
+ * connection) → PENDING again after an exponential back-off, FAILED after {@code max-attempts}.
+ * Every attempt of a row carries the same Idempotency-Key (its business key), so a retry after a
+ * send whose answer was lost does not text the customer twice at a provider that honours it.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class SmsDispatcher {
+
+    private static final Logger LOG = Logger.getLogger(SmsDispatcher.class);
+
+    private final SmsOutbox outbox;
+    private final SmsGateway gateway;
+    private final RetryPolicy retryPolicy;
+    private final SmsServiceConfig.Dispatch settings;
+    private final Duration longestSend;
+
+    private final Semaphore freeSendSlots;
+    private final AtomicBoolean sweepQueued = new AtomicBoolean();
+    private final AtomicInteger threadNumber = new AtomicInteger();
+    private ScheduledExecutorService sweeper;
+    private ExecutorService senders;
+
+    private final Counter sent;
+    private final Counter retried;
+    private final Counter failed;
+    private final Timer gatewayLatency;
+
+    @Inject
+    public SmsDispatcher(SmsOutbox outbox, SmsGateway gateway, SmsServiceConfig config, MeterRegistry registry) {
+        this.outbox = outbox;
+        this.gateway = gateway;
+        this.retryPolicy = RetryPolicy.of(config.retry());
+        this.settings = config.dispatch();
+        this.longestSend = config.gateway().connectTimeout().plus(config.gateway().readTimeout());
+        this.freeSendSlots = new Semaphore(settings.concurrency());
+        this.sent = Counter.builder("sms.sends").tag("outcome", "sent")
+                .description("Texts the gateway accepted").register(registry);
+        this.retried = Counter.builder("sms.sends").tag("outcome", "retry")
+                .description("Send attempts that failed transiently and will be retried").register(registry);
+        this.failed = Counter.builder("sms.sends").tag("outcome", "failed")
+                .description("Texts given up on (refused, or out of attempts)").register(registry);
+        this.gatewayLatency = Timer.builder("sms.gateway.latency")
+                .description("Duration of one gateway call, whatever its result").register(registry);
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (settings.concurrency() < 1) {
+            throw new IllegalStateException("sms-service.dispatch.concurrency must be at least 1");
+        }
+        if (settings.claimLease().compareTo(longestSend) <= 0) {
+            // A shorter lease would let a second instance claim a row that is still being sent.
+            throw new IllegalStateException("sms-service.dispatch.claim-lease (" + settings.claimLease()
+                    + ") must exceed the gateway's connect-timeout + read-timeout (" + longestSend + ")");
+        }
+        sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> thread(runnable, "sms-dispatch-sweep"));
+        senders = Executors.newFixedThreadPool(settings.concurrency(),
+                runnable -> thread(runnable, "sms-dispatch-send-" + threadNumber.incrementAndGet()));
+        sweeper.scheduleWithFixedDelay(this::sweep, 0, settings.sweepInterval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Lets in-flight sends finish (bounded by the gateway timeouts); unfinished rows are re-sent after their lease. */
+    void stop(@Observes ShutdownEvent event) {
+        if (sweeper == null) {
+            return;
+        }
+        sweeper.shutdownNow();
+        senders.shutdown();
+        try {
+            if (!senders.awaitTermination(longestSend.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                LOG.warn("SMS sends still running at shutdown; their rows are re-sent after the claim lease");
+                senders.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            senders.shutdownNow();
+        }
+    }
+
+    /** Wakes the dispatcher once the consume transaction that recorded a text has committed. */
+    void onIntentCommitted(@Observes(during = TransactionPhase.AFTER_SUCCESS) SmsIntentRecorded recorded) {
+        wakeUp();
+    }
+
+    /** Asks for a sweep now; several requests while one is queued collapse into that one. */
+    public void wakeUp() {
+        if (sweeper == null || sweeper.isShutdown() || !sweepQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            sweeper.execute(() -> {
+                sweepQueued.set(false);
+                sweep();
+            });
+        } catch (RejectedExecutionException e) {
+            // Shutting down between the check and the submit: the next instance's sweep finds the rows.
+            sweepQueued.set(false);
+            LOG.debug("Dispatcher stopped; wake-up ignored");
+        }
+    }
+
+    private void sweep() {
+        try {
+            int slots = freeSendSlots.availablePermits();
+            if (slots == 0) {
+                return;
+            }
+            List<ClaimedSms> claimed = outbox.claimDue(slots, settings.claimLease());
+            for (ClaimedSms claim : claimed) {
+                // Only this thread takes permits, and it saw `slots` free: this never blocks.
+                freeSendSlots.acquireUninterruptibly();
+                senders.execute(() -> {
+                    try {
+                        send(claim);
+                    } finally {
+                        freeSendSlots.release();
+                        wakeUp();
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            // A failed sweep (e.g. database down) must not cancel the periodic schedule: the next one retries.
+            LOG.warnf(e, "SMS dispatch sweep failed; retrying in %s", settings.sweepInterval());
+        }
+    }
+
+    private void send(ClaimedSms claim) {
+        SmsRequest request = new SmsRequest(claim.businessKey(), claim.phone(), claim.text());
+        long start = System.nanoTime();
+        Exception failure = null;
+        try {
+            gateway.send(request);
+        } catch (SmsRejectedException | SmsGatewayUnavailableException | RuntimeException e) {
+            // RuntimeException: a gateway bug or an unexpected answer; the text may have gone out, so
+            // it is treated like an outage (retried with the same key) rather than dropped.
+            failure = e;
+        } finally {
+            gatewayLatency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+        try {
+            if (failure == null) {
+                sent.increment();
+                recordOrWarn(claim, outbox.markSent(claim), "SENT");
+            } else if (failure instanceof SmsRejectedException) {
+                failed.increment();
+                LOG.warnf("SMS %s refused on attempt %d, not retried: %s", claim.businessKey(), claim.attempt(),
+                        failure.getMessage());
+                recordOrWarn(claim, outbox.markFailed(claim, "refused: " + failure.getMessage()), "FAILED");
+            } else {
+                transientFailure(claim, failure);
+            }
+        } catch (RuntimeException e) {
+            // The row stays claimed; when its lease ends it is sent again with the same key, which the
+            // provider dedupes. Nothing is lost, at worst one extra (deduplicated) call.
+            LOG.errorf(e, "SMS %s: could not record the result of attempt %d; it is retried after the claim lease",
+                    claim.businessKey(), claim.attempt());
+        }
+    }
+
+    private void transientFailure(ClaimedSms claim, Exception e) {
+        String error = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+        if (!retryPolicy.mayRetryAfter(claim.attempt())) {
+            failed.increment();
+            LOG.warnf(e, "SMS %s failed on its last attempt (%d): %s", claim.businessKey(), claim.attempt(), error);
+            recordOrWarn(claim, outbox.markFailed(claim, "gave up after " + claim.attempt() + " attempts: " + error),
+                    "FAILED");
+            return;
+        }
+        retried.increment();
+        Duration delay = retryPolicy.delayAfter(claim.attempt());
+        LOG.infof("SMS %s attempt %d failed, retrying in %s: %s", claim.businessKey(), claim.attempt(), delay, error);
+        recordOrWarn(claim, outbox.markForRetry(claim, error, Instant.now().plus(delay)), "PENDING (retry)");
+    }
+
+    private void recordOrWarn(ClaimedSms claim, boolean recorded, String result) {
+        if (!recorded) {
+            // Our lease ran out and another claim took the row over; its result wins. The key was the same.
+            LOG.warnf("SMS %s: claim lost before its result (%s) was recorded", claim.businessKey(), result);
+        }
+    }
+
+    private static Thread thread(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.orderflow.sms.intent;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+
+import dev.orderflow.consumer.BusinessFailure;
+import dev.orderflow.consumer.CancelBeforeCreateGuard;
+import dev.orderflow.consumer.ConsumeContext;
+import dev.orderflow.consumer.Outcome;
+import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.sms.outbox.SmsOutboxEntry;
+import dev.orderflow.sms.outbox.SmsStatus;
+
+/**
+ * The SMS consumer's business change: records the intent to text the customer as an
+ * {@code sms_outbox} row. Runs inside the idempotent-consumer pipeline's transaction, so the row
+ * commits together with the consume_record row (and the result report), or none does; the
+ * dispatcher sends it later.
+ *
+ * <h2>Create and cancel of one order</h2>
+ * The order of the two is the shared {@link CancelBeforeCreateGuard}'s rule, the same in every
+ * consumer group (so the status service reads every consumer's reports alike):
+ * <ul>
+ * <li>create, then cancel: a confirmation, then a cancellation notice. The dispatcher does not
+ * send the notice while the confirmation is still PENDING ({@code SmsOutbox.claimDue}), so the
+ * customer never reads "cancelled" before "confirmed", even when the confirmation is being retried.</li>
+ * <li>cancel before its create: no text at all. The cancel leaves the guard's tombstone (DONE), the
+ * late create is REJECTED "cancelled before create". The customer is not told about an order that,
+ * as far as this service ever saw, was never confirmed; the cancel request's own answer from
+ * order-service already told them it was cancelled.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class SmsIntentRecorder {
+
+    private final EntityManager entityManager;
+    private final CancelBeforeCreateGuard guard;
+    private final Event<SmsIntentRecorded> recorded;
+
+    @Inject
+    public SmsIntentRecorder(EntityManager entityManager, CancelBeforeCreateGuard guard,
+            Event<SmsIntentRecorded> recorded) {
+        this.entityManager = entityManager;
+        this.guard = guard;
+        this.recorded = recorded;
+    }
+
+    /** The pipeline's {@link dev.orderflow.consumer.MessageHandler} for order events. */
+    public Outcome record(OrderEvent event, ConsumeContext context) throws Exception {
+        checkFitsTheOutbox(event);
+        return guard.apply(event, context, () -> recordText(event));
+    }
+
+    private Outcome recordText(OrderEvent event) {
+        String businessKey = event.messageKey();
+        // Second line of defence behind consume_record (a redelivery after its row was purged). The
+        // guard holds the order's lock and the datasource reads committed data: this sees any earlier row.
+        Long existing = entityManager.createQuery(
+                "select count(e) from SmsOutboxEntry e where e.businessKey = :key", Long.class)
+                .setParameter("key", businessKey)
+                .getSingleResult();
+        if (existing > 0) {
+            return Outcome.done();
+        }
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        SmsOutboxEntry entry = new SmsOutboxEntry();
+        entry.businessKey = businessKey;
+        entry.orderId = event.orderId();
+        entry.eventType = event.eventType();
+        entry.phone = event.phone();
+        entry.text = SmsTexts.textFor(event);
+        entry.status = SmsStatus.PENDING;
+        entry.attempts = 0;
+        entry.nextAttemptAt = now;
+        entry.createdAt = now;
+        entry.updatedAt = now;
+        entityManager.persist(entry);
+        recorded.fire(new SmsIntentRecorded(businessKey));
+        return Outcome.done();
+    }
+
+    /** Values the outbox cannot hold can never be recorded: a business failure (DLQ), not a retry. */
+    private static void checkFitsTheOutbox(OrderEvent event) {
+        if (event.orderId().length() > SmsOutboxEntry.MAX_ORDER_ID_LENGTH) {
+            throw new BusinessFailure("orderId longer than " + SmsOutboxEntry.MAX_ORDER_ID_LENGTH + " characters");
+        }
+        if (event.phone().length() > SmsOutboxEntry.MAX_PHONE_LENGTH) {
+            throw new BusinessFailure("phone longer than " + SmsOutboxEntry.MAX_PHONE_LENGTH + " characters");
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package dev.orderflow.sms.outbox;
+
+/** Where an outbox row stands. */
+public enum SmsStatus {
+    /** Not sent yet: waiting for its first attempt or a retry, or claimed by a dispatcher right now. */
+    PENDING,
+    /** The gateway accepted the text. Final: never sent again. */
+    SENT,
+    /** The gateway refused it (4xx) or every attempt failed. Final. */
+    FAILED
+}

@@ -1,0 +1,101 @@
+package dev.orderflow.sms;
+
+import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
+import static dev.orderflow.sms.SmsTestEvents.newOrderId;
+import static dev.orderflow.sms.SmsTestEvents.newPhone;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.consumer.testing.CommittedState;
+import dev.orderflow.sms.FakeSmsGateway.Call;
+import dev.orderflow.sms.outbox.ClaimedSms;
+import dev.orderflow.sms.outbox.SmsOutbox;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Claims with several dispatchers at once, on the real MariaDB: two "instances" (test threads
+ * calling {@link SmsOutbox#claimDue}) race the application's own dispatcher for the same due rows.
+ * The test's instances then "crash": they never send nor record a result, and the application's
+ * dispatcher must pick their rows up once the claim lease (5 s in %test) has run out.
+ */
+@QuarkusTest
+@WithTestResource(value = FakeSmsGatewayResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
+class SmsOutboxClaimTest {
+
+    private static final int ROWS = 20;
+
+    private final FakeSmsGateway gateway = FakeSmsGateway.running();
+
+    @Inject
+    SmsOutbox outbox;
+
+    @Test
+    void concurrentDispatchersClaimDisjointRowsAndRowsOfACrashedOneAreSentOnceAfterTheLease() throws Exception {
+        String phone = newPhone();
+        List<String> keys = new ArrayList<>();
+        StringBuilder insert = new StringBuilder("insert into sms_outbox (business_key, order_id, event_type, phone, "
+                + "text, status, attempts, next_attempt_at, created_at, updated_at) values ");
+        List<Object> values = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            String orderId = newOrderId();
+            String key = orderId + ":create";
+            keys.add(key);
+            insert.append(i == 0 ? "" : ", ")
+                    .append("(?, ?, 'CREATE', ?, ?, 'PENDING', 0, utc_timestamp(3), utc_timestamp(3), utc_timestamp(3))");
+            values.addAll(List.of(key, orderId, phone, "text of " + key));
+        }
+        // One statement: all rows become due at the same moment, for all three dispatchers.
+        CommittedState.execute(insert.toString(), values.toArray());
+
+        CyclicBarrier start = new CyclicBarrier(2);
+        ExecutorService instances = Executors.newFixedThreadPool(2);
+        List<ClaimedSms> claimedByFirst;
+        List<ClaimedSms> claimedBySecond;
+        try {
+            CompletableFuture<List<ClaimedSms>> first = CompletableFuture.supplyAsync(() -> claimTogether(start), instances);
+            CompletableFuture<List<ClaimedSms>> second = CompletableFuture.supplyAsync(() -> claimTogether(start), instances);
+            claimedByFirst = first.get();
+            claimedBySecond = second.get();
+        } finally {
+            instances.shutdown();
+        }
+
+        List<String> crashedKeys = new ArrayList<>();
+        claimedByFirst.forEach(c -> crashedKeys.add(c.businessKey()));
+        claimedBySecond.forEach(c -> crashedKeys.add(c.businessKey()));
+        assertThat(crashedKeys).isNotEmpty().doesNotHaveDuplicates();
+        assertThat(claimedByFirst).allSatisfy(c -> assertThat(c.attempt()).isEqualTo(1));
+
+        // Every row ends SENT, texted exactly once: the application's dispatcher sent what it claimed
+        // at once and the crashed instances' rows after their lease, each with its own key.
+        keys.forEach(key -> awaitStatus(key, "SENT"));
+        assertThat(gateway.callsTo(phone)).extracting(Call::idempotencyKey).containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(gateway.textsTo(phone)).hasSize(ROWS);
+        for (String key : crashedKeys) {
+            // Claimed once by a crashed instance, then by the application: two attempts, one call.
+            assertThat(SmsDatabase.outboxRow(key).attempts()).as(key).isEqualTo(2);
+        }
+    }
+
+    private List<ClaimedSms> claimTogether(CyclicBarrier start) {
+        try {
+            start.await();
+        } catch (Exception e) {
+            throw new IllegalStateException("claimers did not start together", e);
+        }
+        return outbox.claimDue(ROWS, Duration.ofSeconds(5));
+    }
+}
