@@ -69,7 +69,7 @@ public class OrderStatusResource {
                 .chain(view -> view != null && view.state() != OrderState.PENDING
                         ? Uni.createFrom().item(view)
                         : Uni.createFrom().completionStage(waiter.woken())
-                                .ifNoItem().after(waitFor).recoverWithNull()
+                                .ifNoItem().after(waitFor).recoverWithItem((Void) null)
                                 .chain(() -> read(orderId)))
                 .eventually(() -> waiters.remove(waiter))
                 .map(OrderStatusBody::of);
