@@ -31,6 +31,11 @@ import dev.orderflow.status.domain.StateRules;
  * applied once; the order's row is locked first, so inputs about one order never interleave,
  * whatever channel they come from.
  *
+ * <p>Every read here is a locking read. Under REPEATABLE READ a plain read would see the snapshot
+ * taken at the transaction's first read (the pipeline's dedupe check), i.e. possibly before the
+ * transaction that held the order's lock committed its outcome; locking reads see the latest
+ * committed rows.
+ *
  * <p>Inputs may arrive in any order. Whatever arrives first creates the order's row; until the
  * create event arrives the row is "unopened" ({@code created_at} NULL, 404 in the API) but
  * collects outcomes, and opening it re-derives the state from everything collected.
@@ -94,7 +99,7 @@ public class StatusRecorder {
             status.cancelRequestedAt = now;
         }
         ConsumerOutcome outcome = entityManager.find(ConsumerOutcome.class,
-                new ConsumerOutcomeId(orderId, consumer, eventType.tag()));
+                new ConsumerOutcomeId(orderId, consumer, eventType.tag()), LockModeType.PESSIMISTIC_WRITE);
         boolean outcomeChanged = true;
         if (outcome == null) {
             outcome = new ConsumerOutcome();
@@ -128,6 +133,7 @@ public class StatusRecorder {
         List<ConsumerOutcome> outcomes = entityManager.createQuery(
                 "select o from ConsumerOutcome o where o.orderId = :orderId", ConsumerOutcome.class)
                 .setParameter("orderId", status.orderId)
+                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
                 .getResultList();
         boolean cancelRequested = status.cancelRequested();
         status.state = StateRules.state(requiredConsumers, cancelRequested, outcomes);
