@@ -1,6 +1,49 @@
 #!/usr/bin/env bash
-# One command for the whole suite locally. The services do not exist yet; this grows with them.
+# One command for the whole suite on this machine: the real RocketMQ (in the launcher's JVM),
+# MariaDB (the server at 127.0.0.1:3306 when it answers, else an embedded one), and every
+# service module that is built, each on its own port. Ctrl-C stops everything.
+#
+#   deploy/run-local.sh [--build] [--clean] [--demo]
+#     --build  run `mvn install` first even if everything is built
+#     --clean  wipe .run-local/ (broker store, embedded MariaDB data, logs) before starting
+#     --demo   place one order once everything is up and wait for COMPLETED
+#
+# Environment: JAVA_OPTS adds JVM options to the launcher, e.g.
+#   JAVA_OPTS='-Dorderflow.local.mariadb.port=3307' deploy/run-local.sh
+# (every -Dorderflow.local.* setting is documented in deploy/launcher/src/main/java/dev/orderflow/launcher/Settings.java);
+# MVN_ARGS adds arguments to the build.
 set -euo pipefail
-echo "orderflow: the services are not built yet. Present: the RocketMQ extension and the"
-echo "in-process broker. Run the tests with: mvn -B verify"
-exit 1
+cd "$(dirname "$0")/.."
+
+launcher_jar=deploy/launcher/target/orderflow-launcher.jar
+services=(order-service inventory-service sms-service points-service status-service)
+
+build=false
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --build) build=true ;;
+    *) args+=("$arg") ;;
+  esac
+done
+
+command -v java >/dev/null || { echo "run-local: java (17+) is not on the PATH" >&2; exit 1; }
+
+# Build once when the launcher or a service module present in the checkout is not built yet.
+[[ -f "$launcher_jar" ]] || build=true
+for service in "${services[@]}"; do
+  if [[ -f "$service/pom.xml" && ! -f "$service/target/quarkus-app/quarkus-run.jar" ]]; then
+    build=true
+  fi
+done
+if [[ "$build" == true ]]; then
+  command -v mvn >/dev/null || { echo "run-local: mvn is needed to build; it is not on the PATH" >&2; exit 1; }
+  echo "run-local: building (mvn -B -q -DskipTests install; the first build downloads ~400 MB)"
+  # shellcheck disable=SC2086
+  mvn -B -q -DskipTests ${MVN_ARGS:-} install
+fi
+
+# The broker and name server live in the launcher's JVM: 256 MB heap is enough for a laptop.
+# exec: Ctrl-C and SIGTERM reach the launcher directly, and its shutdown hook stops the rest.
+# shellcheck disable=SC2086
+exec java -Xmx256m ${JAVA_OPTS:-} -jar "$launcher_jar" "${args[@]+"${args[@]}"}"

