@@ -259,6 +259,14 @@ class OrderStatusFlowTest {
     }
 
     @Test
+    void readinessCoversEveryInputChannelAndTheApiIsDescribed() {
+        String health = given().get("/q/health/ready").then().statusCode(200).extract().asString();
+        assertThat(health).contains("order-events", "consumer-reports", "dead-letters-inventory", "dead-letters-sms",
+                "dead-letters-points");
+        given().get("/q/openapi").then().statusCode(200).body(containsString("/orders/{orderId}/status"));
+    }
+
+    @Test
     void badInputIsA400ProblemWithoutStackTrace() {
         for (String wait : new String[] { "10s", "PT-5S", "soon" }) {
             String body = given().queryParam("wait", wait).get("/orders/{orderId}/status", "ANY")

@@ -2,13 +2,13 @@ package dev.orderflow.status.messaging;
 
 import java.time.Instant;
 
+import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderMessaging;
-import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
-import dev.orderflow.status.service.DeadLetter;
+import dev.orderflow.status.service.DeadLetteredEvent;
 
 /**
  * Reads a {@code %DLQ%<group>} entry. What matters is in the metadata, not the body (the body may
@@ -27,7 +27,7 @@ final class DeadLetterParser {
      * @throws IllegalArgumentException when neither KEYS nor the body name an order event (a
      *                                  format failure of this service's pipeline)
      */
-    static DeadLetter parse(String consumer, String consumerGroup, IncomingRocketMQMetadata metadata, String body) {
+    static DeadLetteredEvent parse(String consumer, String consumerGroup, IncomingRocketMQMetadata metadata, String body) {
         OrderMessaging.MessageKey key = OrderMessaging.parseMessageKey(metadata.key());
         if (key == null) {
             // No usable KEYS (e.g. a producer that set none): the body may still name the order.
@@ -51,7 +51,7 @@ final class DeadLetterParser {
         if (reason == null || reason.isBlank()) {
             reason = NO_REASON;
         }
-        return new DeadLetter(consumer, consumerGroup, key.orderId(), key.eventType(), failureClass, reason,
+        return new DeadLetteredEvent(consumer, consumerGroup, key.orderId(), key.eventType(), failureClass, reason,
                 deadLetteredAt(metadata));
     }
 

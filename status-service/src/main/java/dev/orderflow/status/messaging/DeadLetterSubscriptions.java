@@ -10,7 +10,6 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import io.smallrye.reactive.messaging.connector.InboundConnector;
 import org.eclipse.microprofile.reactive.messaging.spi.Connector;
 import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
 import org.jboss.logging.Logger;
@@ -20,10 +19,11 @@ import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.status.config.StatusServiceConfig;
-import dev.orderflow.status.service.DeadLetter;
+import dev.orderflow.status.service.DeadLetteredEvent;
 import dev.orderflow.status.service.StatusRecorder;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.reactive.messaging.connector.InboundConnector;
 
 /**
  * Reads {@code %DLQ%<group>} of every required consumer: retries-exhausted (system) dead letters
@@ -31,7 +31,7 @@ import io.smallrye.mutiny.Multi;
  * so it cannot be a fixed list of {@code @Incoming} channels: for each consumer this bean opens a
  * channel of the {@code smallrye-rocketmq} connector through its public connector SPI (same
  * source, ack-after-commit, retries, DLQ, health and metrics as a declared channel) and runs each
- * entry through the shared pipeline, deduped on {@link DeadLetter#dedupeKey()}.
+ * entry through the shared pipeline, deduped on {@link DeadLetteredEvent#dedupeKey()}.
  *
  * <p>Each queue is read by its own group ({@code <group-prefix><consumer>}): a RocketMQ group must
  * subscribe to the same topics on all of its clients. The connector closes these sources at
@@ -96,7 +96,7 @@ public class DeadLetterSubscriptions {
             pipeline.consume(entry,
                     body -> DeadLetterParser.parse(consumer, consumerGroup,
                             entry.getMetadata(IncomingRocketMQMetadata.class).orElseThrow(), body),
-                    DeadLetter::dedupeKey,
+                    DeadLetteredEvent::dedupeKey,
                     (deadLetter, context) -> recorder.deadLetter(deadLetter));
         } catch (RuntimeException e) {
             // Only a programming error gets here (the pipeline turns failures into nacks); nack so

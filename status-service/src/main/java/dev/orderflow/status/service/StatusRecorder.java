@@ -80,7 +80,7 @@ public class StatusRecorder {
     }
 
     /** An entry of a required consumer's dead-letter queue. */
-    public Outcome deadLetter(DeadLetter deadLetter) {
+    public Outcome deadLetter(DeadLetteredEvent deadLetter) {
         learn(deadLetter.orderId(), deadLetter.consumer(), deadLetter.eventType(), ConsumerState.DEAD_LETTERED,
                 deadLetter.failureClass(), deadLetter.reason(), deadLetter.deadLetteredAt(),
                 ConsumerOutcome.FROM_DEAD_LETTER_QUEUE);

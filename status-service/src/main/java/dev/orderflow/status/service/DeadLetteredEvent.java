@@ -15,7 +15,7 @@ import dev.orderflow.order.events.OrderEventType;
  * @param reason         why, as written by the connector
  * @param deadLetteredAt when it was dead-lettered
  */
-public record DeadLetter(String consumer, String consumerGroup, String orderId, OrderEventType eventType,
+public record DeadLetteredEvent(String consumer, String consumerGroup, String orderId, OrderEventType eventType,
         String failureClass, String reason, Instant deadLetteredAt) {
 
     /** The key the status service dedupes dead letters on: {@code dlq:<group>:<orderId>:<eventType>}. */
