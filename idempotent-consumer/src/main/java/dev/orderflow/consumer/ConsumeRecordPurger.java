@@ -1,24 +1,30 @@
 package dev.orderflow.consumer;
 
+import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
 import org.jboss.logging.Logger;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 
 /**
- * Deletes consume_record rows older than {@link IdempotentConsumerConfig#retention()}, one small
- * batch per transaction so the purge never holds many locks. Services schedule it, e.g.:
- *
- * <pre>{@code
- * @Scheduled(every = "1h", concurrentExecution = SKIP)
- * void purgeConsumeRecords() { purger.purgeExpired(); }
- * }</pre>
+ * Deletes consume_record rows (and {@link CancelBeforeCreateGuard}'s order_event_progress rows)
+ * older than {@link IdempotentConsumerConfig#retention()}, one small batch per transaction so the
+ * purge never holds many locks. Runs by itself every {@link IdempotentConsumerConfig#purgeInterval()}
+ * from boot (one daemon thread), so no service has to schedule it.
  */
 @ApplicationScoped
 public class ConsumeRecordPurger {
@@ -27,11 +33,40 @@ public class ConsumeRecordPurger {
 
     private final EntityManager entityManager;
     private final IdempotentConsumerConfig config;
+    private ScheduledExecutorService timer;
 
     @Inject
     public ConsumeRecordPurger(EntityManager entityManager, IdempotentConsumerConfig config) {
         this.entityManager = entityManager;
         this.config = config;
+    }
+
+    void start(@Observes StartupEvent event) {
+        long interval = config.purgeInterval().toMillis();
+        if (interval <= 0) {
+            return;
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "consume-record-purge");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleWithFixedDelay(this::purgeOnTimer, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    private void purgeOnTimer() {
+        try {
+            purgeExpired();
+        } catch (RuntimeException e) {
+            // Database unavailable: the next run catches up; an exception here would cancel the timer.
+            LOG.warnf(e, "Purge of consume_record failed; next try in %s", config.purgeInterval());
+        }
     }
 
     /** Deletes every row older than the configured retention; returns how many were deleted. */
@@ -50,6 +85,19 @@ public class ConsumeRecordPurger {
         } while (deleted == batchSize);
         if (total > 0) {
             LOG.infof("Purged %d consume_record rows processed before %s", total, cutoff);
+        }
+        int progress = 0;
+        do {
+            // Tombstones of CancelBeforeCreateGuard have the same lifetime as the records they stand beside.
+            deleted = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(
+                    "delete from order_event_progress where updated_at < ?1 limit ?2")
+                    .setParameter(1, Timestamp.valueOf(LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC)))
+                    .setParameter(2, batchSize)
+                    .executeUpdate());
+            progress += deleted;
+        } while (deleted == batchSize);
+        if (progress > 0) {
+            LOG.infof("Purged %d order_event_progress rows last updated before %s", progress, cutoff);
         }
         return total;
     }

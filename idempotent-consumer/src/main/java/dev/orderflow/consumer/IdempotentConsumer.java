@@ -36,19 +36,22 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * <p>What happens, in this order:
  * <ol>
  * <li>The body is parsed by the {@link PayloadParser}; anything it throws, an unsupported payload
- * type or a blank business key is a permanent {@code format} failure.</li>
+ * type or a blank business key is a permanent {@code format} failure; so is, when reporting is
+ * enabled, a key that names no order event ({@link ReportSubject}).</li>
  * <li>In one new JTA transaction: if a consume_record row exists for (group, key) the message is
  * a duplicate and nothing else happens; otherwise the row is inserted and flushed first (claiming
  * the key, so a concurrent duplicate blocks on the unique index instead of doing the business
- * work too), then the handler runs, then the row gets the handler's {@link Outcome}. The effect
- * and the record commit together or not at all.</li>
+ * work too), then the handler runs, then the row gets the handler's {@link Outcome} and, when
+ * reporting is enabled, a DONE/REJECTED report goes into the {@code consume_report} outbox
+ * ({@link ConsumeReporter}). Effect, record and report commit together or not at all.</li>
  * <li>A duplicate-key violation of {@link ConsumeRecord#UNIQUE_KEY_NAME} (a concurrent duplicate
  * committed first) means "already processed": rolled back and acknowledged.</li>
  * <li>Only after the commit returns is the message acknowledged. On failure the message is nacked:
  * with a {@link RocketMQPermanentFailure} for {@code format}/{@code business} (the connector
  * dead-letters it after this attempt), with the original exception for {@code system} (the
  * connector redelivers with back-off, DLQ after its maximum). Each failure is written to
- * {@code consume_failure} in its own transaction first.</li>
+ * {@code consume_failure} in its own transaction first (with a DEAD_LETTERED report for
+ * permanent failures when reporting is enabled).</li>
  * </ol>
  */
 @ApplicationScoped
@@ -61,11 +64,14 @@ public class IdempotentConsumer {
 
     private final EntityManager entityManager;
     private final ConsumeFailureRecorder failureRecorder;
+    private final ConsumeReporter reporter;
 
     @Inject
-    public IdempotentConsumer(EntityManager entityManager, ConsumeFailureRecorder failureRecorder) {
+    public IdempotentConsumer(EntityManager entityManager, ConsumeFailureRecorder failureRecorder,
+            ConsumeReporter reporter) {
         this.entityManager = entityManager;
         this.failureRecorder = failureRecorder;
+        this.reporter = reporter;
     }
 
     /**
@@ -110,6 +116,11 @@ public class IdempotentConsumer {
             return fail(message, delivery, FailureClass.FORMAT, "no business key to dedupe on", null);
         }
         delivery = delivery.withKey(key);
+        if (reporter.enabled() && ReportSubject.ofMessageKey(key) == null) {
+            // The report names the order event by this key; without one no status could ever show the result.
+            return fail(message, delivery, FailureClass.FORMAT, "business key '" + key
+                    + "' is not <orderId>:<create|cancel>, so no result can be reported for it", null);
+        }
         ConsumeContext context = new ConsumeContext(delivery.group(), key, delivery.attempt(), metadata);
 
         boolean applied;
@@ -164,6 +175,8 @@ public class IdempotentConsumer {
         }
         record.outcome = outcome.status();
         record.outcomeReason = ConsumeFailureRecorder.truncate(outcome.reason());
+        // Same transaction as the record and the effect: the report exists if and only if they commit.
+        reporter.reportOutcome(context.consumerGroup(), context.messageKey(), outcome, record.processedAt);
         return true;
     }
 

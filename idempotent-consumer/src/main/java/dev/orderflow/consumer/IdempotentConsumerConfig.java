@@ -1,6 +1,7 @@
 package dev.orderflow.consumer;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -17,7 +18,52 @@ public interface IdempotentConsumerConfig {
     @WithDefault("P14D")
     Duration retention();
 
+    /** How often {@link ConsumeRecordPurger} runs by itself (first run one interval after boot); PT0S turns it off. */
+    @WithDefault("PT1H")
+    Duration purgeInterval();
+
     /** Rows deleted per purge transaction; small, so the purge never holds long locks. */
     @WithDefault("500")
     int purgeBatchSize();
+
+    /** Result reports to the status service ({@link ConsumeReporter}, {@link ConsumeReportRelay}). */
+    Reporting reporting();
+
+    interface Reporting {
+
+        /**
+         * This service's short consumer name ({@code inventory}, {@code sms}, {@code points}): the
+         * report's {@code consumer} field and tag. When set, every consumed message produces a
+         * report (DONE, REJECTED, or DEAD_LETTERED for a permanent failure) and the relay runs;
+         * when unset (a service that only reads, like the status service), nothing is reported.
+         */
+        Optional<String> consumer();
+
+        /**
+         * Whether this instance runs the relay that sends the outbox to {@code order_result_topic}.
+         * Reports are written either way; an instance that does not relay leaves its rows to one
+         * that does (every relay sweeps the whole outbox, rows are locked with SKIP LOCKED).
+         */
+        @WithDefault("true")
+        boolean relayEnabled();
+
+        /**
+         * How often the relay sweeps for rows it was not woken up for (written just before a
+         * crash or restart, or left by a failed send). After each commit it is woken at once.
+         */
+        @WithDefault("PT1S")
+        Duration sweepInterval();
+
+        /** Rows sent per relay transaction. */
+        @WithDefault("100")
+        int batchSize();
+
+        /**
+         * Longest wait for the broker's answer to one report before the relay gives up on this
+         * round (the row stays and is sent on a later round). Exceeds the channel's send-timeout
+         * times its retries.
+         */
+        @WithDefault("PT15S")
+        Duration sendTimeout();
+    }
 }

@@ -269,7 +269,8 @@ class IdempotentConsumerTest {
     @Test
     void keysOfTheMessageAreUsedWhenNoKeyFunctionIsGiven() {
         OrderEvent event = newOrderEvent();
-        String transportKey = "K-" + UUID.randomUUID();
+        // An order event key, but not the body's: proves which one the pipeline dedupes on.
+        String transportKey = "K-" + UUID.randomUUID() + ":create";
         for (int i = 0; i < 3; i++) {
             Deliveries.Delivered delivered = Deliveries.deliver(OrderEventJson.toJson(event), transportKey, i);
             consumer.consume(delivered.message, OrderEventParser::parse, (e, context) -> {

@@ -11,7 +11,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.order.OrderDatabase;
+import dev.orderflow.rocketmq.RocketMQTransactionChecker;
 import dev.orderflow.rocketmq.TransactionCheck;
+import io.smallrye.common.annotation.Identifier;
 import dev.orderflow.rocketmq.TransactionResolution;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -22,8 +24,10 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 class OrderTransactionCheckerTest {
 
+    /** The checker the connector uses for the order-events channel (looked up by its identifier). */
     @Inject
-    OrderTransactionChecker checker;
+    @Identifier("order-events")
+    RocketMQTransactionChecker checker;
 
     static String insertOrder(String status) {
         String orderId = UUID.randomUUID().toString().replace("-", "").substring(0, 26).toUpperCase();

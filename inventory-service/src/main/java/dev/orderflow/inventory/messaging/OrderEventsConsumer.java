@@ -1,0 +1,53 @@
+package dev.orderflow.inventory.messaging;
+
+import java.util.concurrent.CompletionStage;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+import dev.orderflow.consumer.CancelBeforeCreateGuard;
+import dev.orderflow.consumer.IdempotentConsumer;
+import dev.orderflow.consumer.Outcome;
+import dev.orderflow.inventory.service.InventoryService;
+import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.order.events.OrderEventParser;
+import dev.orderflow.order.events.OrderEventType;
+import io.smallrye.reactive.messaging.annotations.Blocking;
+
+/**
+ * Consumes order_topic as inventory_group through the shared pipeline (dedupe, failure classes,
+ * result report) and the shared cancel-before-create guard: a create deducts, a cancel restores;
+ * a cancel consumed before its create leaves a tombstone and the late create deducts nothing
+ * (REJECTED "cancelled before create").
+ */
+@ApplicationScoped
+public class OrderEventsConsumer {
+
+    /** The incoming channel (application.properties: order_topic, inventory_group, create || cancel). */
+    public static final String CHANNEL = "order-events";
+
+    private final IdempotentConsumer consumer;
+    private final CancelBeforeCreateGuard guard;
+    private final InventoryService inventory;
+
+    @Inject
+    public OrderEventsConsumer(IdempotentConsumer consumer, CancelBeforeCreateGuard guard, InventoryService inventory) {
+        this.consumer = consumer;
+        this.guard = guard;
+        this.inventory = inventory;
+    }
+
+    @Incoming(CHANNEL)
+    @Blocking(ordered = false)
+    public CompletionStage<Void> onOrderEvent(Message<String> message) {
+        return consumer.consume(message, OrderEventParser::parse, OrderEvent::messageKey,
+                (event, context) -> guard.apply(event, context, () -> apply(event)));
+    }
+
+    private Outcome apply(OrderEvent event) {
+        return event.eventType() == OrderEventType.CREATE ? inventory.deduct(event) : inventory.restore(event);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.orderflow.inventory.service;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+
+import dev.orderflow.consumer.BusinessFailure;
+import dev.orderflow.consumer.Outcome;
+import dev.orderflow.inventory.domain.Stock;
+import dev.orderflow.inventory.domain.StockMovement;
+import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.order.events.OrderItem;
+
+/**
+ * Stock changes. {@link #deduct} and {@link #restore} run inside the consumer pipeline's
+ * transaction (with the consume_record row and the result report), so each commits with its
+ * record or not at all; {@link #setAvailable} is the REST API's own transaction.
+ */
+@ApplicationScoped
+public class InventoryService {
+
+    /**
+     * Takes every line of a create or nothing. Rows are locked in SKU order, so two orders sharing
+     * SKUs never deadlock; lines of one SKU are added up (the ledger has one DEDUCT per order and SKU).
+     *
+     * @return DONE when every line was deducted; REJECTED naming the first short SKU (nothing deducted)
+     * @throws BusinessFailure when a SKU is unknown: the event can never apply (dead-lettered at once)
+     */
+    public Outcome deduct(OrderEvent create) {
+        Map<String, Long> wanted = quantitiesBySku(create.items());
+        List<Stock> locked = new ArrayList<>(wanted.size());
+        for (Map.Entry<String, Long> line : wanted.entrySet()) {
+            Stock stock = Stock.findById(line.getKey(), LockModeType.PESSIMISTIC_WRITE);
+            if (stock == null) {
+                throw new BusinessFailure("unknown SKU " + line.getKey() + " in order " + create.orderId());
+            }
+            locked.add(stock);
+        }
+        for (Stock stock : locked) {
+            long quantity = wanted.get(stock.sku);
+            if (stock.available < quantity) {
+                return Outcome.rejected("insufficient stock for " + stock.sku + ": " + quantity + " requested, "
+                        + stock.available + " available");
+            }
+        }
+        Instant now = now();
+        for (Stock stock : locked) {
+            long quantity = wanted.get(stock.sku);
+            stock.available -= quantity;
+            stock.updatedAt = now;
+            record(create.orderId(), stock.sku, StockMovement.Kind.DEDUCT, quantity, now);
+        }
+        return Outcome.done();
+    }
+
+    /**
+     * Gives back exactly what the order's create deducted (its DEDUCT ledger rows), once: a SKU
+     * with a RESTORE row already is skipped. A create that was rejected deducted nothing, so its
+     * cancel restores nothing.
+     */
+    public Outcome restore(OrderEvent cancel) {
+        Map<String, StockMovement> deducted = new TreeMap<>();
+        StockMovement.ofOrder(cancel.orderId(), StockMovement.Kind.DEDUCT).forEach(m -> deducted.put(m.sku, m));
+        List<String> restored = StockMovement.ofOrder(cancel.orderId(), StockMovement.Kind.RESTORE).stream()
+                .map(m -> m.sku).toList();
+        Instant now = now();
+        for (StockMovement deduction : deducted.values()) {
+            if (restored.contains(deduction.sku)) {
+                continue;
+            }
+            Stock stock = Stock.findById(deduction.sku, LockModeType.PESSIMISTIC_WRITE);
+            if (stock == null) {
+                // The row was there when the units were deducted; only a manual delete removes it.
+                throw new BusinessFailure("SKU " + deduction.sku + " of order " + cancel.orderId()
+                        + " no longer exists; cannot restore " + deduction.quantity + " units");
+            }
+            stock.available += deduction.quantity;
+            stock.updatedAt = now;
+            record(cancel.orderId(), deduction.sku, StockMovement.Kind.RESTORE, deduction.quantity, now);
+        }
+        return Outcome.done();
+    }
+
+    /** Sets the units available for {@code sku}, creating the SKU if needed. */
+    @Transactional
+    public Stock setAvailable(String sku, long available) {
+        Stock stock = Stock.findById(sku, LockModeType.PESSIMISTIC_WRITE);
+        if (stock == null) {
+            stock = new Stock();
+            stock.sku = sku;
+            stock.available = available;
+            stock.updatedAt = now();
+            stock.persist();
+            return stock;
+        }
+        stock.available = available;
+        stock.updatedAt = now();
+        return stock;
+    }
+
+    @Transactional
+    public Optional<Stock> find(String sku) {
+        return Stock.findByIdOptional(sku);
+    }
+
+    private static Map<String, Long> quantitiesBySku(List<OrderItem> items) {
+        Map<String, Long> bySku = new TreeMap<>();
+        items.forEach(item -> bySku.merge(item.sku(), (long) item.quantity(), Long::sum));
+        return bySku;
+    }
+
+    private static void record(String orderId, String sku, StockMovement.Kind kind, long quantity, Instant at) {
+        StockMovement movement = new StockMovement();
+        movement.orderId = orderId;
+        movement.sku = sku;
+        movement.kind = kind;
+        movement.quantity = quantity;
+        movement.createdAt = at;
+        movement.persist();
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    }
+}
