@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderEventType;
@@ -191,6 +192,28 @@ class OrderStatusFlowTest {
     }
 
     @Test
+    void aCreateRejectedAsCancelledBeforeCreateFollowsTheCancelInsteadOfFailing() {
+        // A consumer with CancelBeforeCreateGuard that consumed the cancel first rejects the create
+        // with "cancelled before create"; its cancel report may reach this service later.
+        String orderId = newOrderId();
+        StatusBroker.sendCreate(orderId);
+        awaitState(orderId, "PENDING");
+        StatusBroker.send(ConsumerReport.rejected(orderId, OrderEventType.CREATE, "inventory",
+                CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE, Instant.now()));
+        await().atMost(ARRIVAL).until(() -> StatusDatabase.count(
+                "select count(*) from order_consumer_outcome where order_id = ?", orderId) == 1);
+        get(orderId).then()
+                .body("state", equalTo("PENDING"))
+                .body("failure", nullValue())
+                .body("consumers.inventory", equalTo("PENDING"));
+
+        allDone(orderId, OrderEventType.CANCEL);
+        JsonPath cancelled = awaitState(orderId, "CANCELLED");
+        assertThat(cancelled.getString("failure")).isNull();
+        assertThat(cancelled.getString("completedAt")).isNull();
+    }
+
+    @Test
     void longPollAnswersPromptlyWhenTheStateChanges() throws Exception {
         String orderId = newOrderId();
         StatusBroker.sendCreate(orderId);
@@ -271,20 +294,20 @@ class OrderStatusFlowTest {
         for (String wait : new String[] { "10s", "PT-5S", "soon" }) {
             String body = given().queryParam("wait", wait).get("/orders/{orderId}/status", "ANY")
                     .then().statusCode(400).contentType("application/problem+json")
-                    .body("field", equalTo("wait")).extract().asString();
+                    .body("errors[0].field", equalTo("wait")).extract().asString();
             assertThat(body).doesNotContain("Exception").doesNotContain("at dev.");
         }
-        given().get("/orders/{orderId}/status", "bad:id").then().statusCode(400).body("field", equalTo("orderId"));
-        given().get("/orders/status").then().statusCode(400).body("field", equalTo("state"));
-        given().queryParam("state", "DONE").get("/orders/status").then().statusCode(400).body("field", equalTo("state"));
+        given().get("/orders/{orderId}/status", "bad:id").then().statusCode(400).body("errors[0].field", equalTo("orderId"));
+        given().get("/orders/status").then().statusCode(400).body("errors[0].field", equalTo("state"));
+        given().queryParam("state", "DONE").get("/orders/status").then().statusCode(400).body("errors[0].field", equalTo("state"));
         given().queryParam("state", "FAILED").queryParam("size", "0").get("/orders/status").then()
-                .statusCode(400).body("field", equalTo("size"));
+                .statusCode(400).body("errors[0].field", equalTo("size"));
         given().queryParam("state", "FAILED").queryParam("size", "101").get("/orders/status").then()
-                .statusCode(400).body("field", equalTo("size"));
+                .statusCode(400).body("errors[0].field", equalTo("size"));
         given().queryParam("state", "FAILED").queryParam("page", "-1").get("/orders/status").then()
-                .statusCode(400).body("field", equalTo("page"));
+                .statusCode(400).body("errors[0].field", equalTo("page"));
         given().queryParam("state", "FAILED").queryParam("page", "x").get("/orders/status").then()
-                .statusCode(400).contentType("application/problem+json").body("field", equalTo("page"));
+                .statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("page"));
     }
 
     @Test

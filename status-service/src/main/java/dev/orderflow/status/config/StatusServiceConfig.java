@@ -37,10 +37,6 @@ public interface StatusServiceConfig {
     /** {@code GET /status/summary}. */
     Summary summary();
 
-    /** How often expired consume_record rows are deleted (retention: orderflow.idempotent-consumer.retention). */
-    @WithDefault("1h")
-    String consumeRecordPurgeEvery();
-
     /** The consumer group of a required consumer: configured, else {@code <name>_group}. */
     default String groupOf(String consumer) {
         ConsumerSettings settings = consumer().get(consumer);

@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
+import dev.orderflow.rest.problem.ProblemException;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.service.OrderStatusNotFoundException;
@@ -26,7 +27,10 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 
-/** The status API. Every error is an {@code application/problem+json} body ({@link ProblemMappers}). */
+/**
+ * The status API. Every error is an {@code application/problem+json} body (the shared rest-problems
+ * mappers, plus {@link StatusProblems}).
+ */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class OrderStatusResource {
@@ -105,7 +109,7 @@ public class OrderStatusResource {
 
     private static void checkOrderId(String orderId) {
         if (!ORDER_ID.matcher(orderId).matches()) {
-            throw new InvalidParameterException("orderId", "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'");
+            throw ProblemException.badRequest("orderId", "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'");
         }
     }
 
@@ -118,10 +122,10 @@ public class OrderStatusResource {
         try {
             parsed = Duration.parse(wait.trim());
         } catch (DateTimeParseException e) {
-            throw new InvalidParameterException("wait", "must be an ISO-8601 duration such as PT10S, was '" + wait + "'");
+            throw ProblemException.badRequest("wait", "must be an ISO-8601 duration such as PT10S, was '" + wait + "'");
         }
         if (parsed.isNegative()) {
-            throw new InvalidParameterException("wait", "must not be negative, was " + wait);
+            throw ProblemException.badRequest("wait", "must not be negative, was " + wait);
         }
         Duration max = config.longPoll().maxWait();
         return parsed.compareTo(max) > 0 ? max : parsed;
@@ -129,12 +133,12 @@ public class OrderStatusResource {
 
     private static OrderState parseState(String state) {
         if (state == null || state.isBlank()) {
-            throw new InvalidParameterException("state", "is required: PENDING, COMPLETED, FAILED or CANCELLED");
+            throw ProblemException.badRequest("state", "is required: PENDING, COMPLETED, FAILED or CANCELLED");
         }
         try {
             return OrderState.valueOf(state.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new InvalidParameterException("state", "must be PENDING, COMPLETED, FAILED or CANCELLED, was '"
+            throw ProblemException.badRequest("state", "must be PENDING, COMPLETED, FAILED or CANCELLED, was '"
                     + state + "'");
         }
     }
@@ -147,10 +151,10 @@ public class OrderStatusResource {
         try {
             value = Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw new InvalidParameterException(field, "must be an integer, was '" + text + "'");
+            throw ProblemException.badRequest(field, "must be an integer, was '" + text + "'");
         }
         if (value < min || value > max) {
-            throw new InvalidParameterException(field, "must be between " + min + " and " + max + ", was " + value);
+            throw ProblemException.badRequest(field, "must be between " + min + " and " + max + ", was " + value);
         }
         return value;
     }

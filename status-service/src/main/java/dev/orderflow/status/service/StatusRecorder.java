@@ -12,6 +12,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 
 import dev.orderflow.consumer.BusinessFailure;
+import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
@@ -93,9 +94,7 @@ public class StatusRecorder {
         Instant now = now();
         OrderConsumeStatus status = lockOrCreate(orderId);
         Snapshot before = Snapshot.of(status);
-        if (eventType == OrderEventType.CANCEL && status.cancelRequestedAt == null) {
-            // A consumer acts on a cancel only after receiving it: its report proves the request,
-            // even when the cancel event itself has not reached this service yet.
+        if (status.cancelRequestedAt == null && provesCancel(eventType, learned, reason)) {
             status.cancelRequestedAt = now;
         }
         ConsumerOutcome outcome = entityManager.find(ConsumerOutcome.class,
@@ -172,6 +171,18 @@ public class StatusRecorder {
                 .setParameter("orderId", orderId)
                 .executeUpdate();
         return entityManager.find(OrderConsumeStatus.class, orderId, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /**
+     * Whether an outcome proves the order's cancel was requested, even when the cancel event has
+     * not reached this service yet: any outcome of a cancel (a consumer acts on a cancel only after
+     * receiving it), and a create REJECTED by {@link CancelBeforeCreateGuard} because that consumer
+     * consumed the cancel first. Without the latter such an order would show FAILED until the
+     * cancel arrived, though it is being cancelled.
+     */
+    private static boolean provesCancel(OrderEventType eventType, ConsumerState learned, String reason) {
+        return eventType == OrderEventType.CANCEL || learned == ConsumerState.REJECTED
+                && CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE.equals(reason);
     }
 
     /** An id the table cannot hold can never be applied: dead-letter it at once instead of retrying. */
