@@ -1,0 +1,63 @@
+package dev.orderflow.status.rest;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.orderflow.rest.problem.Problem;
+import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.status.service.OrderStatusNotFoundException;
+import dev.orderflow.status.service.TooManyWaitersException;
+
+/**
+ * The status API's own problems; everything else (invalid input, framework 4xx, database down,
+ * unexpected 500) is answered by the shared {@code dev.orderflow.rest.problem.ProblemMappers}.
+ */
+public class StatusProblems {
+
+    /** Seconds a long-polling client is asked to wait when this instance holds too many waiters. */
+    private static final int WAITERS_RETRY_AFTER_SECONDS = 1;
+
+    private final ObjectMapper objectMapper;
+
+    @Inject
+    public StatusProblems(ObjectMapper objectMapper) {
+        this.objectMapper = objectMapper;
+    }
+
+    /** 404 saying whether the order is unknown or only its create has not arrived yet. */
+    static ProblemException notFound(OrderStatusNotFoundException e) {
+        return new ProblemException(e.awaitingCreate()
+                ? Problem.of("order-create-not-received", "Order create not received yet", 404, e.getMessage())
+                : Problem.of("order-not-found", "Order not found", 404, e.getMessage()));
+    }
+
+    @ServerExceptionMapper
+    public Response notFoundMapper(OrderStatusNotFoundException e) {
+        return respond(notFound(e).problem(), null);
+    }
+
+    @ServerExceptionMapper
+    public Response tooManyWaiters(TooManyWaitersException e) {
+        return respond(Problem.of("too-many-waiters", "Too many waiting requests", 503,
+                e.getMessage() + "; retry later, or ask without wait"), WAITERS_RETRY_AFTER_SECONDS);
+    }
+
+    private Response respond(Problem problem, Integer retryAfterSeconds) {
+        String body;
+        try {
+            body = objectMapper.writeValueAsString(problem);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A problem record always serializes", e);
+        }
+        Response.ResponseBuilder response = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body);
+        if (retryAfterSeconds != null) {
+            response.header("Retry-After", retryAfterSeconds);
+        }
+        return response.build();
+    }
+}

@@ -1,0 +1,20 @@
+package dev.orderflow.status.service;
+
+import java.time.Instant;
+import java.util.Map;
+
+import dev.orderflow.status.domain.ConsumerState;
+import dev.orderflow.status.domain.Failure;
+import dev.orderflow.status.domain.OrderState;
+
+/**
+ * An opened order's status as the API shows it.
+ *
+ * @param consumers   each required consumer's state for the event the order follows (the create,
+ *                    or the cancel once one was requested), in the configured order
+ * @param completedAt when every required consumer was first DONE for the create; null before
+ * @param failure     the first failure, present exactly when the state is FAILED
+ */
+public record OrderStatusView(String orderId, OrderState state, Map<String, ConsumerState> consumers,
+        Instant createdAt, Instant completedAt, Failure failure) {
+}
