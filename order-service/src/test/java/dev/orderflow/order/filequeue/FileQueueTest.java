@@ -273,7 +273,7 @@ class FileQueueTest {
                 + "B," + customer + ",+819012345678,SKU-2,1,1.00\n";
         // The crashed instance claimed the file, created order A and died before order B and the move to done/.
         drop(folders, "in-flight.csv", csv);
-        List<FileOrder> parsed = new FileOrderParser(requests).parse("in-flight.csv", csv.getBytes());
+        List<FileOrder> parsed = new FileOrderParser(requests).parse("in-flight.csv", csv.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         orders.create(parsed.get(0).order(), parsed.get(0).idempotencyKey());
         Files.move(folders.inbox().resolve("in-flight.csv"), folders.processing().resolve("in-flight.csv"),
                 StandardCopyOption.ATOMIC_MOVE);
