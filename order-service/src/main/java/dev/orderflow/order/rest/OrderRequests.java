@@ -84,7 +84,8 @@ public class OrderRequests {
         return validate(request);
     }
 
-    NewOrder validate(CreateOrderRequest request) {
+    /** Validates a request already read (the JSON body, or a CSV group of the file queue). */
+    public NewOrder validate(CreateOrderRequest request) {
         List<FieldError> errors = new ArrayList<>();
         requireText(errors, "customerId", request.customerId(), MAX_ID_LENGTH);
         if (requireText(errors, "phone", request.phone(), 32) && !PHONE.matcher(request.phone()).matches()) {
