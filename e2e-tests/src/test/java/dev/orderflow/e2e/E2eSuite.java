@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.Ports;
+import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
 import dev.orderflow.launcher.Settings;
@@ -43,6 +44,9 @@ final class E2eSuite implements AutoCloseable {
             + " -Drocketmq.client.rebalance.waitInterval=2000"
             + " -Dsms-service.dispatch.sweep-interval=PT1S";
 
+    /** Set on every service's command line to this run folder: identifies services left by a killed run. */
+    static final String RUN_MARKER_PROPERTY = "orderflow.e2e.service-of";
+
     private final Settings settings;
     private final List<ServiceSpec> specs;
     private final LocalSuite suite;
@@ -70,8 +74,11 @@ final class E2eSuite implements AutoCloseable {
         int port = Integer.parseInt(System.getProperty("orderflow.e2e.mariadb.port", "3306"));
         String user = System.getProperty("orderflow.e2e.mariadb.user", "root");
         String password = System.getProperty("orderflow.e2e.mariadb.password", "");
-        List<String> jvmOptions = List.of(System.getProperty("orderflow.e2e.service-jvm-options",
-                DEFAULT_SERVICE_JVM_OPTIONS).trim().split("\\s+"));
+        List<String> jvmOptions = new ArrayList<>(List.of(System.getProperty("orderflow.e2e.service-jvm-options",
+                DEFAULT_SERVICE_JVM_OPTIONS).trim().split("\\s+")));
+        // Marks the services of this run folder, so that the next run finds them if this JVM is killed.
+        String marker = "-D" + RUN_MARKER_PROPERTY + "=" + runDir;
+        jvmOptions.add(marker);
 
         List<ServiceSpec> specs = new ArrayList<>();
         List<String> missing = new ArrayList<>();
@@ -87,6 +94,7 @@ final class E2eSuite implements AutoCloseable {
                     + ". Build them first: mvn -B install -DskipTests (or run this module with -am).");
         }
 
+        stopLeftovers(marker, out);
         recreateDatabases(host, port, user, password, specs.stream().map(ServiceSpec::database).toList());
         LocalSuite.clean(runDir, out);
         Settings settings = new Settings(root, runDir, 0, 0, host, port, user, password, 0, jvmOptions,
@@ -157,6 +165,23 @@ final class E2eSuite implements AutoCloseable {
 
     Settings settings() {
         return settings;
+    }
+
+    /**
+     * Services of an earlier run in the same run folder that are still alive: the run's JVM was
+     * killed (SIGKILL) before its shutdown hook could stop them. Only processes whose command line
+     * carries this run folder's marker are stopped.
+     */
+    private static void stopLeftovers(String marker, PrintStream out) {
+        List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
+                .filter(p -> p.pid() != ProcessHandle.current().pid())
+                .filter(p -> p.info().commandLine().map(c -> c.contains(marker + " ")).orElse(false))
+                .toList();
+        if (!leftovers.isEmpty()) {
+            out.println("e2e: stopping services left by a killed earlier run: "
+                    + leftovers.stream().map(ProcessHandle::pid).toList());
+            ProcessTree.terminate(leftovers, Duration.ofSeconds(10));
+        }
     }
 
     private static void recreateDatabases(String host, int port, String user, String password, List<String> names) {

@@ -203,6 +203,8 @@ class OrderFlowIT {
                         placed.add(client.placeOrder(customers.get(random.nextInt(customers.size())),
                                 randomItems(random, skus)));
                     }
+                    System.out.printf("e2e: client placed %d orders in %.1f s%n", placed.size(),
+                            (System.nanoTime() - startedAt) / 1e9);
                     for (PlacedOrder order : placed) {
                         JsonPath status = client.awaitState(order, "COMPLETED", ORDER_TIMEOUT);
                         assertThat(status.getMap("consumers")).as("order %s", order.orderId())
@@ -218,6 +220,7 @@ class OrderFlowIT {
             double seconds = (System.nanoTime() - startedAt) / 1e9;
             System.out.printf("e2e: %d orders from %d clients placed and COMPLETED in %.1f s%n", all.size(), clients,
                     seconds);
+            System.out.println("e2e: status summary " + client.statusSummary());
             assertThat(all).hasSize(clients * ordersPerClient);
             assertThat(all).extracting(PlacedOrder::orderId).doesNotHaveDuplicates();
             assertThat(seconds).as("200 orders end to end, bounded").isLessThan(180);

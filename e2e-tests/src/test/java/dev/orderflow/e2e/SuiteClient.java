@@ -136,7 +136,19 @@ final class SuiteClient {
 
     /** Waits until the order's state is {@code state} (it may pass through others first). */
     JsonPath awaitState(PlacedOrder order, String state, Duration timeout) {
-        return awaitStatus(order.statusUrl(), s -> state.equals(s.getString("state")), timeout);
+        return awaitStatus(order.statusUrl(), s -> {
+            String now = s.getString("state");
+            if ("COMPLETED".equals(state) && "FAILED".equals(now)) {
+                fail("Order %s FAILED instead of COMPLETED: %s", order.orderId(), s.prettify());
+            }
+            return state.equals(now);
+        }, timeout);
+    }
+
+    /** GET /status/summary of the status service (counts per state, latency percentiles). */
+    String statusSummary() {
+        return given().config(CONFIG).baseUri(suite.statusUrl()).get("/status/summary")
+                .then().statusCode(200).extract().asString();
     }
 
     static void sleep(Duration duration) {
