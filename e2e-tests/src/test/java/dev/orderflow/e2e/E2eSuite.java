@@ -47,13 +47,11 @@ final class E2eSuite implements AutoCloseable {
     /** Set on every service's command line to this run folder: identifies services left by a killed run. */
     static final String RUN_MARKER_PROPERTY = "orderflow.e2e.service-of";
 
-    private final Settings settings;
     private final List<ServiceSpec> specs;
     private final LocalSuite suite;
     private final Thread shutdownHook;
 
     private E2eSuite(Settings settings, List<ServiceSpec> specs, PrintStream out) {
-        this.settings = settings;
         this.specs = specs;
         this.suite = new LocalSuite(settings, specs, out);
         this.shutdownHook = new Thread(suite::close, "e2e-suite-stop");
@@ -161,10 +159,6 @@ final class E2eSuite implements AutoCloseable {
         } catch (IllegalStateException e) {
             // The JVM is already shutting down: the hook is running (or ran) this very method.
         }
-    }
-
-    Settings settings() {
-        return settings;
     }
 
     /**
