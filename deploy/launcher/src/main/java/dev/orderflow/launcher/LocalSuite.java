@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.orderflow.order.events.ConsumerReports;
+import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
 
 /**
@@ -44,6 +46,19 @@ public final class LocalSuite implements AutoCloseable {
               --clean  delete the run folder (.run-local: broker store, embedded MariaDB data, logs) first
               --demo   place one order once everything is up and wait until it is COMPLETED
             Settings: -Dorderflow.local.* in JAVA_OPTS, see deploy/launcher/.../Settings.java""";
+
+    /**
+     * Topics the services use, created before they start: a consumer that subscribes to a topic
+     * which does not exist yet sees it only at its next name-server poll, 30 s later. The
+     * dead-letter queues are those the status service reads.
+     */
+    static final List<String> TOPICS = List.of(OrderMessaging.TOPIC, ConsumerReports.TOPIC,
+            OrderMessaging.deadLetterQueueOf(OrderMessaging.INVENTORY_GROUP),
+            OrderMessaging.deadLetterQueueOf(OrderMessaging.SMS_GROUP),
+            OrderMessaging.deadLetterQueueOf(OrderMessaging.POINTS_GROUP));
+
+    /** Queues per topic (the broker's default for auto-created topics). */
+    private static final int QUEUES_PER_TOPIC = 4;
 
     /** Held so that its level setting is not lost to garbage collection. */
     private static final Logger EMBEDDED_ROCKETMQ_LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
@@ -134,13 +149,14 @@ public final class LocalSuite implements AutoCloseable {
                 : "existing server");
 
         int nameServerPort = Ports.preferredOrFree(settings.nameServerPort());
-        if (nameServerPort != settings.nameServerPort()) {
+        if (settings.nameServerPort() > 0 && nameServerPort != settings.nameServerPort()) {
             out.printf("  port %d is taken (another RocketMQ or run-local?): name server on %d instead%n",
                     settings.nameServerPort(), nameServerPort);
         }
         step(() -> rocketMQ = EmbeddedRocketMQ.start(new EmbeddedRocketMQ.Options(settings.rocketmqDir())
                 .nameServerPort(nameServerPort)
                 .brokerPort(Ports.brokerPortOrAny(settings.brokerPort()))));
+        rocketMQ.createTopics(TOPICS, QUEUES_PER_TOPIC);
         out.printf("  %-18s name server %s, broker %s (data and log in %s)%n", "RocketMQ",
                 rocketMQ.nameServerAddress(), rocketMQ.brokerAddress(), settings.root().relativize(settings.rocketmqDir()));
 
@@ -175,6 +191,11 @@ public final class LocalSuite implements AutoCloseable {
         properties.put("quarkus.datasource.jdbc.url", mariaDB.jdbcUrl(spec.database()));
         properties.put("quarkus.datasource.username", mariaDB.user());
         properties.put("mp.messaging.connector.smallrye-rocketmq.name-server", rocketMQ.nameServerAddress());
+        if (spec.name().equals("order-service")) {
+            // Responses link to the status service (statusUrl): the one of this suite, on its port.
+            suite.stream().filter(s -> s.name().equals("status-service")).findFirst()
+                    .ifPresent(status -> properties.put("order-service.status-base-url", status.url()));
+        }
         // The password goes by environment: a command line is visible to every local user.
         Map<String, String> env = Map.of("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
         return ServiceProcess.start(spec.name(),
@@ -311,7 +332,7 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     /** Deletes {@code runDir} if it is a run folder (has the marker); refuses any other folder. */
-    static void clean(Path runDir, PrintStream out) {
+    public static void clean(Path runDir, PrintStream out) {
         if (!Files.exists(runDir)) {
             return;
         }

@@ -7,13 +7,13 @@ import java.net.ServerSocket;
 import java.net.Socket;
 
 /** Port probes: which ports are free to bind and which ones answer. */
-final class Ports {
+public final class Ports {
 
     private Ports() {
     }
 
     /** Whether nothing listens on {@code port} (bind test on all interfaces, as the broker's HA port binds there). */
-    static boolean isFree(int port) {
+    public static boolean isFree(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress("0.0.0.0", port));
@@ -24,7 +24,7 @@ final class Ports {
     }
 
     /** Whether a TCP connection to {@code host:port} is accepted within a second. */
-    static boolean answers(String host, int port) {
+    public static boolean answers(String host, int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), 1000);
             return true;
@@ -33,7 +33,7 @@ final class Ports {
         }
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -44,12 +44,12 @@ final class Ports {
     }
 
     /** {@code preferred} when it is free (and 0 is not asked for), otherwise a free port. */
-    static int preferredOrFree(int preferred) {
+    public static int preferredOrFree(int preferred) {
         return preferred > 0 && isFree(preferred) ? preferred : freePort();
     }
 
     /** The broker listens on P, P-2 (VIP channel) and P+1 (HA): {@code preferred} if all three are free, else 0 (let EmbeddedRocketMQ choose). */
-    static int brokerPortOrAny(int preferred) {
+    public static int brokerPortOrAny(int preferred) {
         return preferred > 2 && isFree(preferred) && isFree(preferred - 2) && isFree(preferred + 1) ? preferred : 0;
     }
 }

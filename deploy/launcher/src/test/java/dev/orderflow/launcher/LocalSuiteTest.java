@@ -59,6 +59,10 @@ class LocalSuiteTest {
                     ResultSet rows = statement.executeQuery("SHOW DATABASES LIKE 'launcher_suite_test'")) {
                 assertThat(rows.next()).as("database created").isTrue();
             }
+            for (String topic : LocalSuite.TOPICS) {
+                assertThat(suite.rocketMQ().orElseThrow().broker().getTopicConfigManager().selectTopicConfig(topic))
+                        .as("topic %s created before the services start", topic).isNotNull();
+            }
             service = suite.running("fake-service").orElseThrow().handle();
             String log = Files.readString(settings.logDir().resolve("fake-service.log"));
             assertThat(log)

@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
@@ -14,6 +15,8 @@ import java.util.logging.Logger;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.MQVersion;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.common.namesrv.NamesrvConfig;
 import org.apache.rocketmq.namesrv.NamesrvController;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
@@ -179,6 +182,38 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         }
         throw new IllegalStateException("RocketMQ broker did not register with the name server within "
                 + options.startTimeout);
+    }
+
+    /**
+     * Creates (or widens) each topic with {@code queues} read and write queues and registers it
+     * with the name server before returning. A client that subscribed to a topic which did not
+     * exist yet learns its route only at its next name-server poll (every 30 s); topics created
+     * before the clients start are seen at once.
+     *
+     * @throws IllegalStateException when the broker is not running or the name server does not list a topic in time
+     */
+    public synchronized void createTopics(Collection<String> topics, int queues) {
+        if (broker == null || nameServer == null) {
+            throw new IllegalStateException("RocketMQ is not running");
+        }
+        for (String topic : topics) {
+            broker.getTopicConfigManager().updateTopicConfig(
+                    new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE));
+        }
+        long deadline = System.nanoTime() + options.startTimeout.toNanos();
+        while (!nameServer.getRouteInfoManager().getAllTopicList().getTopicList().containsAll(topics)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The name server does not list the topics " + topics + " after "
+                        + options.startTimeout);
+            }
+            broker.registerBrokerAll(true, false, true);
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while registering topics " + topics, e);
+            }
+        }
     }
 
     /** {@code host:port} of the name server, the value clients take as name-server address. */

@@ -48,6 +48,10 @@ class EmbeddedRocketMQTest {
                     Thread.sleep(50);
                 }
                 assertThat(received).containsExactly("hello");
+
+                rocketMQ.createTopics(List.of("embedded_created_a", "embedded_created_b"), 3);
+                assertThat(producer.fetchPublishMessageQueues("embedded_created_a")).hasSize(3);
+                assertThat(producer.fetchPublishMessageQueues("embedded_created_b")).hasSize(3);
             } finally {
                 consumer.shutdown();
                 producer.shutdown();

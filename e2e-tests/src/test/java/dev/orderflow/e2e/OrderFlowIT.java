@@ -1,0 +1,266 @@
+package dev.orderflow.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+
+import dev.orderflow.e2e.SuiteClient.Item;
+import dev.orderflow.e2e.SuiteClient.PlacedOrder;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * The whole suite end to end (issue 5): five services as separate processes, one real broker,
+ * real MariaDB, driven over HTTP. Every test uses its own SKUs and customers, so the tests do not
+ * depend on each other or on their order.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class OrderFlowIT {
+
+    /** One order, from POST to a final state: generous for 2 busy cores, far below a hang. */
+    private static final Duration ORDER_TIMEOUT = Duration.ofSeconds(60);
+
+    private static E2eSuite suite;
+    private static SuiteClient client;
+
+    /** On a failed test: which services died, and the last lines of every service's log. */
+    @RegisterExtension
+    static final TestWatcher SERVICE_LOGS_ON_FAILURE = new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+            if (suite != null) {
+                System.out.println("\n" + context.getDisplayName() + " failed; services that exited: "
+                        + suite.exitedServices());
+                suite.printLogTails(System.out, 80);
+            }
+        }
+    };
+
+    @BeforeAll
+    static void startSuite() {
+        long startedAt = System.nanoTime();
+        suite = E2eSuite.start(System.out);
+        client = new SuiteClient(suite);
+        System.out.printf("e2e: suite ready in %.1f s%n", (System.nanoTime() - startedAt) / 1e9);
+    }
+
+    @AfterAll
+    static void stopSuite() {
+        if (suite == null) {
+            return;
+        }
+        long stoppingAt = System.nanoTime();
+        suite.close();
+        System.out.printf("e2e: suite stopped in %.1f s%n", (System.nanoTime() - stoppingAt) / 1e9);
+        // Nothing this JVM started may outlive the run: no service, no grandchild of one.
+        List<ProcessHandle> left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+        assertThat(left).as("processes left behind by the suite").isEmpty();
+    }
+
+    @Test
+    void createdOrderIsCompletedWithEveryEffectAppliedOnce() {
+        client.putStock("E2E-CREATE-A", 100);
+        client.putStock("E2E-CREATE-B", 50);
+
+        PlacedOrder order = client.placeOrder("E2E-C-CREATE",
+                List.of(new Item("E2E-CREATE-A", 3, "12.75"), new Item("E2E-CREATE-B", 2, "0.60")));
+        assertThat(order.amount()).isEqualByComparingTo("39.45");
+        assertThat(order.statusUrl()).as("statusUrl points at this suite's status service")
+                .isEqualTo(suite.statusUrl() + "/orders/" + order.orderId() + "/status");
+
+        JsonPath status = client.awaitState(order, "COMPLETED", ORDER_TIMEOUT);
+        assertThat(status.getString("orderId")).isEqualTo(order.orderId());
+        assertThat(status.getMap("consumers")).containsExactlyInAnyOrderEntriesOf(
+                Map.of("inventory", "DONE", "sms", "DONE", "points", "DONE"));
+        assertThat(status.getString("createdAt")).isNotNull();
+        assertThat(status.getString("completedAt")).isNotNull();
+        assertThat(status.getString("failure")).isNull();
+
+        assertThat(client.stock("E2E-CREATE-A")).isEqualTo(97);
+        assertThat(client.stock("E2E-CREATE-B")).isEqualTo(48);
+        assertThat(client.points("E2E-C-CREATE")).isEqualTo(39);
+        // One confirmation, sent by the dispatcher (logging gateway in the prod profile).
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            List<Map<String, Object>> texts = client.sms(order.orderId());
+            assertThat(texts).hasSize(1);
+            assertThat(texts.get(0)).containsEntry("eventType", "create").containsEntry("status", "SENT")
+                    .containsEntry("attempts", 1);
+        });
+        // Still once a while later: no late duplicate from a redelivery.
+        assertThat(client.stock("E2E-CREATE-A")).isEqualTo(97);
+        assertThat(client.stock("E2E-CREATE-B")).isEqualTo(48);
+        assertThat(client.points("E2E-C-CREATE")).isEqualTo(39);
+        assertThat(client.sms(order.orderId())).hasSize(1);
+    }
+
+    @Test
+    void cancelledOrderRestoresStockAndPointsAndTextsTheCustomer() {
+        client.putStock("E2E-CANCEL-A", 10);
+        client.putStock("E2E-CANCEL-B", 10);
+        PlacedOrder order = client.placeOrder("E2E-C-CANCEL",
+                List.of(new Item("E2E-CANCEL-A", 4, "20.00"), new Item("E2E-CANCEL-B", 1, "5.99")));
+        client.awaitState(order, "COMPLETED", ORDER_TIMEOUT);
+        assertThat(client.stock("E2E-CANCEL-A")).isEqualTo(6);
+        assertThat(client.stock("E2E-CANCEL-B")).isEqualTo(9);
+        assertThat(client.points("E2E-C-CANCEL")).isEqualTo(85);
+
+        assertThat(client.cancel(order.orderId())).as("first cancel").isEqualTo(200);
+        assertThat(client.cancel(order.orderId())).as("second cancel").isEqualTo(409);
+
+        JsonPath status = client.awaitState(order, "CANCELLED", ORDER_TIMEOUT);
+        assertThat(status.getMap("consumers")).as("the reversals of the cancel event").containsExactlyInAnyOrderEntriesOf(
+                Map.of("inventory", "DONE", "sms", "DONE", "points", "DONE"));
+        assertThat(status.getString("completedAt")).as("kept from the create").isNotNull();
+        assertThat(status.getString("failure")).isNull();
+
+        assertThat(client.stock("E2E-CANCEL-A")).isEqualTo(10);
+        assertThat(client.stock("E2E-CANCEL-B")).isEqualTo(10);
+        assertThat(client.points("E2E-C-CANCEL")).isZero();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            List<Map<String, Object>> texts = client.sms(order.orderId());
+            assertThat(texts).extracting(t -> t.get("eventType")).containsExactly("create", "cancel");
+            assertThat(texts).extracting(t -> t.get("status")).containsExactly("SENT", "SENT");
+        });
+    }
+
+    /**
+     * Inventory refuses an order whose stock is short: the order is FAILED naming inventory and no
+     * stock moves (not even for the line that had enough). The consumers do not coordinate (there
+     * is no saga): points and SMS consume the same create independently, so the points are still
+     * credited and the confirmation is still texted. That is what the code guarantees today.
+     */
+    @Test
+    void orderWithInsufficientStockFailsNamingInventory() {
+        client.putStock("E2E-SHORT-PLENTY", 100);
+        client.putStock("E2E-SHORT-SCARCE", 1);
+        PlacedOrder order = client.placeOrder("E2E-C-SHORT",
+                List.of(new Item("E2E-SHORT-PLENTY", 1, "3.50"), new Item("E2E-SHORT-SCARCE", 5, "2.00")));
+
+        JsonPath failed = client.awaitState(order, "FAILED", ORDER_TIMEOUT);
+        assertThat(failed.getString("failure.consumer")).isEqualTo("inventory");
+        assertThat(failed.getString("failure.class")).isEqualTo("business");
+        assertThat(failed.getString("failure.reason")).contains("insufficient stock").contains("E2E-SHORT-SCARCE");
+        assertThat(failed.getString("consumers.inventory")).isEqualTo("REJECTED");
+        assertThat(failed.getString("completedAt")).isNull();
+
+        assertThat(client.stock("E2E-SHORT-PLENTY")).as("no partial deduction").isEqualTo(100);
+        assertThat(client.stock("E2E-SHORT-SCARCE")).isEqualTo(1);
+
+        // The other consumers finish on their own; the order stays FAILED.
+        JsonPath settled = client.awaitStatus(order.statusUrl(), s -> !"PENDING".equals(s.getString("consumers.sms"))
+                && !"PENDING".equals(s.getString("consumers.points")), ORDER_TIMEOUT);
+        assertThat(settled.getString("state")).isEqualTo("FAILED");
+        assertThat(settled.getString("failure.consumer")).isEqualTo("inventory");
+        assertThat(settled.getMap("consumers")).containsExactlyInAnyOrderEntriesOf(
+                Map.of("inventory", "REJECTED", "sms", "DONE", "points", "DONE"));
+        assertThat(client.points("E2E-C-SHORT")).as("credited: points does not wait for inventory").isEqualTo(13);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                assertThat(client.sms(order.orderId())).extracting(t -> t.get("eventType")).containsExactly("create"));
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void twoHundredOrdersFromEightClientsAllCompleteAndTheSumsMatch() throws Exception {
+        int clients = 8;
+        int ordersPerClient = 25;
+        long initialStock = 100_000;
+        List<String> skus = List.of("E2E-LOAD-1", "E2E-LOAD-2", "E2E-LOAD-3", "E2E-LOAD-4");
+        List<String> customers = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) {
+            customers.add("E2E-C-LOAD-" + i);
+        }
+        skus.forEach(sku -> client.putStock(sku, initialStock));
+        long seed = System.nanoTime();
+        System.out.println("e2e: load seed " + seed);
+
+        long startedAt = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<List<PlacedOrder>>> results = new ArrayList<>();
+        try {
+            for (int c = 0; c < clients; c++) {
+                Random random = new Random(seed + c);
+                results.add(pool.submit(() -> {
+                    List<PlacedOrder> placed = new ArrayList<>();
+                    for (int i = 0; i < ordersPerClient; i++) {
+                        placed.add(client.placeOrder(customers.get(random.nextInt(customers.size())),
+                                randomItems(random, skus)));
+                    }
+                    System.out.printf("e2e: client placed %d orders in %.1f s%n", placed.size(),
+                            (System.nanoTime() - startedAt) / 1e9);
+                    for (PlacedOrder order : placed) {
+                        JsonPath status = client.awaitState(order, "COMPLETED", ORDER_TIMEOUT);
+                        assertThat(status.getMap("consumers")).as("order %s", order.orderId())
+                                .containsExactlyInAnyOrderEntriesOf(Map.of("inventory", "DONE", "sms", "DONE", "points", "DONE"));
+                    }
+                    return placed;
+                }));
+            }
+            List<PlacedOrder> all = new ArrayList<>();
+            for (Future<List<PlacedOrder>> result : results) {
+                all.addAll(result.get(4, TimeUnit.MINUTES));
+            }
+            double seconds = (System.nanoTime() - startedAt) / 1e9;
+            System.out.printf("e2e: %d orders from %d clients placed and COMPLETED in %.1f s%n", all.size(), clients,
+                    seconds);
+            System.out.println("e2e: status summary " + client.statusSummary());
+            assertThat(all).hasSize(clients * ordersPerClient);
+            assertThat(all).extracting(PlacedOrder::orderId).doesNotHaveDuplicates();
+            assertThat(seconds).as("200 orders end to end, bounded").isLessThan(180);
+
+            Map<String, Long> expectedStock = new LinkedHashMap<>();
+            skus.forEach(sku -> expectedStock.put(sku, initialStock));
+            Map<String, Long> expectedPoints = new HashMap<>();
+            customers.forEach(customer -> expectedPoints.put(customer, 0L));
+            for (PlacedOrder order : all) {
+                order.items().forEach(item -> expectedStock.merge(item.sku(), (long) -item.quantity(), Long::sum));
+                expectedPoints.merge(order.customerId(), order.points(), Long::sum);
+            }
+            Map<String, Long> actualStock = new LinkedHashMap<>();
+            skus.forEach(sku -> actualStock.put(sku, client.stock(sku)));
+            Map<String, Long> actualPoints = new HashMap<>();
+            customers.forEach(customer -> actualPoints.put(customer, client.points(customer)));
+            assertThat(actualStock).as("stock = start - sum of quantities").isEqualTo(expectedStock);
+            assertThat(actualPoints).as("points = sum of floor(amount) per customer").isEqualTo(expectedPoints);
+
+            // One confirmation text per order (recorded; the dispatcher sends it).
+            for (PlacedOrder order : all) {
+                assertThat(client.sms(order.orderId())).as("texts of %s", order.orderId())
+                        .extracting(t -> t.get("eventType")).containsExactly("create");
+            }
+        } finally {
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).as("load clients stopped").isTrue();
+        }
+    }
+
+    /** One to three lines of distinct SKUs, quantity 1-5, unit price 0.01-99.99. */
+    private static List<Item> randomItems(Random random, List<String> skus) {
+        List<String> shuffled = new ArrayList<>(skus);
+        java.util.Collections.shuffle(shuffled, random);
+        int lines = 1 + random.nextInt(3);
+        List<Item> items = new ArrayList<>();
+        for (int i = 0; i < lines; i++) {
+            int cents = 1 + random.nextInt(9_999);
+            items.add(new Item(shuffled.get(i), 1 + random.nextInt(5), String.format("%d.%02d", cents / 100, cents % 100)));
+        }
+        return items;
+    }
+}
