@@ -7,7 +7,8 @@
 #   gRPC, OpenTelemetry SDK, netty-all or test jars). Details: quarkus-rocketmq/NATIVE.md.
 # - each service: target/native-sources/native-image.args was written, i.e. the sources a native
 #   compiler (deploy/docker/Dockerfile.native-build, or -Dquarkus.native.container-build=true) takes.
-# No MariaDB and no broker are needed. Timing on 2 cores with a warm ~/.m2: README "Deploy".
+# No MariaDB and no broker are needed. ~2.5 min on 2 quiet cores with a warm ~/.m2, up to ~6.5 min
+# on a loaded machine (deploy/README.md "Native sources in CI").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
