@@ -19,6 +19,9 @@ public interface OrderServiceConfig {
     /** Transactional messaging. */
     Messaging messaging();
 
+    /** Test-only fault injection (used by the fault-tests module); every setting is off by default. */
+    FaultInjection faultInjection();
+
     interface Limits {
         /** Most lines in one order; more → 400 naming {@code items}. */
         @WithDefault("50")
@@ -57,5 +60,16 @@ public interface OrderServiceConfig {
         /** Seconds in the {@code Retry-After} header of a 503 (broker or database unavailable). */
         @WithDefault("5")
         int retryAfterSeconds();
+    }
+
+    interface FaultInjection {
+        /**
+         * Pause inside the local transaction of a create, after the INSERT was flushed and before
+         * the transaction commits: widens the window in which a crash leaves a half message whose
+         * order row never committed, so a fault test can {@code kill -9} the service inside it.
+         * {@code PT0S} (the default) means no pause; never set it in production.
+         */
+        @WithDefault("PT0S")
+        Duration delayAfterInsert();
     }
 }

@@ -1,6 +1,7 @@
 package dev.orderflow.order.service;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -12,6 +13,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.domain.Order;
 import dev.orderflow.order.domain.OrderIds;
 import dev.orderflow.order.domain.OrderLine;
@@ -45,11 +47,13 @@ public class OrderService {
 
     private final RocketMQTransactions transactions;
     private final OrderIds orderIds;
+    private final Duration delayAfterInsert;
 
     @Inject
-    public OrderService(RocketMQTransactions transactions, OrderIds orderIds) {
+    public OrderService(RocketMQTransactions transactions, OrderIds orderIds, OrderServiceConfig config) {
         this.transactions = transactions;
         this.orderIds = orderIds;
+        this.delayAfterInsert = config.faultInjection().delayAfterInsert();
     }
 
     /**
@@ -94,6 +98,7 @@ public class OrderService {
                 order.persist();
                 // Surface constraint violations here, inside localWork, so the message rolls back.
                 Order.flush();
+                pauseForFaultInjection();
                 return OrderView.of(order);
             });
             LOG.debugf("Created order %s (%s)", orderId, event.amount());
@@ -167,6 +172,19 @@ public class OrderService {
             throw new IdempotencyKeyReusedException(earlier.id());
         }
         return new CreateResult(earlier, false);
+    }
+
+    /** The test-only pause of {@code order-service.fault-injection.delay-after-insert}; nothing when zero. */
+    private void pauseForFaultInjection() {
+        if (delayAfterInsert.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(delayAfterInsert.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted during the fault-injection pause", e);
+        }
     }
 
     /** The message carrying {@code event}: tag create/cancel, KEYS {@code <orderId>:<event>}. */
