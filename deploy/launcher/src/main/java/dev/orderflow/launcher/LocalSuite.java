@@ -52,13 +52,13 @@ public final class LocalSuite implements AutoCloseable {
      * which does not exist yet sees it only at its next name-server poll, 30 s later. The
      * dead-letter queues are those the status service reads.
      */
-    static final List<String> TOPICS = List.of(OrderMessaging.TOPIC, ConsumerReports.TOPIC,
+    public static final List<String> TOPICS = List.of(OrderMessaging.TOPIC, ConsumerReports.TOPIC,
             OrderMessaging.deadLetterQueueOf(OrderMessaging.INVENTORY_GROUP),
             OrderMessaging.deadLetterQueueOf(OrderMessaging.SMS_GROUP),
             OrderMessaging.deadLetterQueueOf(OrderMessaging.POINTS_GROUP));
 
     /** Queues per topic (the broker's default for auto-created topics). */
-    private static final int QUEUES_PER_TOPIC = 4;
+    public static final int QUEUES_PER_TOPIC = 4;
 
     /** Held so that its level setting is not lost to garbage collection. */
     private static final Logger EMBEDDED_ROCKETMQ_LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
@@ -186,16 +186,8 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     private ServiceProcess startService(ServiceSpec spec) {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("quarkus.http.port", Integer.toString(spec.port()));
-        properties.put("quarkus.datasource.jdbc.url", mariaDB.jdbcUrl(spec.database()));
-        properties.put("quarkus.datasource.username", mariaDB.user());
-        properties.put("mp.messaging.connector.smallrye-rocketmq.name-server", rocketMQ.nameServerAddress());
-        if (spec.name().equals("order-service")) {
-            // Responses link to the status service (statusUrl): the one of this suite, on its port.
-            suite.stream().filter(s -> s.name().equals("status-service")).findFirst()
-                    .ifPresent(status -> properties.put("order-service.status-base-url", status.url()));
-        }
+        Map<String, String> properties = serviceProperties(spec, mariaDB.jdbcUrl(spec.database()), mariaDB.user(),
+                rocketMQ.nameServerAddress(), suite);
         // The password goes by environment: a command line is visible to every local user.
         Map<String, String> env = Map.of("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
         return ServiceProcess.start(spec.name(),
@@ -203,6 +195,26 @@ public final class LocalSuite implements AutoCloseable {
                 env, settings.runDir().resolve("services").resolve(spec.name()),
                 settings.logDir().resolve(spec.name() + ".log"),
                 URI.create("http://127.0.0.1:" + spec.port() + "/q/health/ready"));
+    }
+
+    /**
+     * The system properties that wire one service into a suite: its HTTP port, its database, the
+     * name server, and (order-service) the status service its responses link to. The database
+     * password is not among them: pass it as {@code QUARKUS_DATASOURCE_PASSWORD} in the environment.
+     */
+    public static Map<String, String> serviceProperties(ServiceSpec spec, String jdbcUrl, String databaseUser,
+            String nameServerAddress, List<ServiceSpec> suite) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("quarkus.http.port", Integer.toString(spec.port()));
+        properties.put("quarkus.datasource.jdbc.url", jdbcUrl);
+        properties.put("quarkus.datasource.username", databaseUser);
+        properties.put("mp.messaging.connector.smallrye-rocketmq.name-server", nameServerAddress);
+        if (spec.name().equals("order-service")) {
+            // Responses link to the status service (statusUrl): the one of this suite, on its port.
+            suite.stream().filter(s -> s.name().equals("status-service")).findFirst()
+                    .ifPresent(status -> properties.put("order-service.status-base-url", status.url()));
+        }
+        return properties;
     }
 
     private void seedStock(String inventoryUrl) {
