@@ -1,0 +1,380 @@
+package dev.orderflow.faults;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import dev.orderflow.launcher.LocalSuite;
+import dev.orderflow.launcher.Ports;
+import dev.orderflow.launcher.ProcessTree;
+import dev.orderflow.launcher.ServiceProcess;
+import dev.orderflow.launcher.ServiceSpec;
+
+/**
+ * The suite the faults are injected into: the broker ({@link BrokerMain}) and every service as
+ * child processes on free ports, each service with a fresh {@code orderflow_fault_*} database on
+ * the real MariaDB; inventory-service reaches its database through a {@link TcpProxy} that the
+ * database-outage fault cuts. Every process it starts is tracked and {@link #close()} (also a JVM
+ * shutdown hook) kills them all, whatever state the run is in.
+ */
+public final class FaultSuite implements AutoCloseable {
+
+    /** The service whose database connection goes through the proxy (the database-outage fault). */
+    public static final String DB_OUTAGE_SERVICE = "inventory-service";
+
+    /**
+     * Small heaps (up to seven JVMs share two cores), the client's faster rebalance, the SMS
+     * dispatcher's short sweep, and a check-back that rolls back an orphaned half message after
+     * 10 s instead of 60 s (the fault hook's pause is far shorter than that).
+     */
+    static final List<String> SERVICE_JVM_OPTIONS = List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Drocketmq.client.rebalance.waitInterval=2000", "-Dsms-service.dispatch.sweep-interval=PT1S",
+            "-Dorder-service.messaging.rollback-unconfirmed-after=PT10S");
+
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration SERVICE_STOP_GRACE = Duration.ofSeconds(10);
+    /** Broker shutdown waits out its service threads' intervals (13-17 s): it gets this long. */
+    private static final Duration BROKER_STOP_GRACE = Duration.ofSeconds(45);
+
+    private final Path root;
+    private final Path runDir;
+    private final String mariadbHost;
+    private final int mariadbPort;
+    private final PrintStream out;
+    private final String marker;
+    private final Map<String, ServiceSpec> specs = new LinkedHashMap<>();
+    /** Live and dead instances per service name, in start order (index 0 is the first instance). */
+    private final Map<String, List<ServiceProcess>> instances = new LinkedHashMap<>();
+    private final List<ServiceProcess> started = new ArrayList<>();
+    /** Processes a fault killed or stopped: their exit is no failure. */
+    private final List<ServiceProcess> stoppedByFault = new ArrayList<>();
+    private final int nameServerPort;
+    private final int brokerPort;
+    private final int brokerReadyPort;
+    private final TcpProxy databaseProxy;
+    private final Thread shutdownHook = new Thread(this::close, "fault-suite-stop");
+    private ServiceProcess broker;
+    private int brokerStarts;
+    private boolean closed;
+
+    private FaultSuite(Path root, Path runDir, String mariadbHost, int mariadbPort, PrintStream out) {
+        this.root = root;
+        this.runDir = runDir;
+        this.mariadbHost = mariadbHost;
+        this.mariadbPort = mariadbPort;
+        this.out = out;
+        this.marker = "-Dorderflow.fault.service-of=" + runDir;
+        for (ServiceSpec spec : ServiceSpec.SUITE) {
+            specs.put(spec.name(), new ServiceSpec(spec.name(), spec.module(), Ports.freePort(),
+                    spec.database().replaceFirst("^orderflow_", "orderflow_fault_")));
+        }
+        this.nameServerPort = Ports.freePort();
+        this.brokerPort = freeBrokerPort();
+        this.brokerReadyPort = Ports.freePort();
+        this.databaseProxy = new TcpProxy(mariadbHost, mariadbPort, Ports.freePort());
+    }
+
+    /**
+     * Recreates the {@code orderflow_fault_*} databases, wipes the run folder, starts the broker and
+     * the five services and waits until all are ready.
+     *
+     * @throws IllegalStateException when a service jar is missing or a part does not start; what
+     *         did start is stopped before this returns
+     */
+    public static FaultSuite start(Path root, Path runDir, String mariadbHost, int mariadbPort, PrintStream out) {
+        List<String> missing = ServiceSpec.SUITE.stream().filter(s -> !Files.isRegularFile(s.runnerJar(root)))
+                .map(s -> root.relativize(s.runnerJar(root)).toString()).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("Services not built: " + missing
+                    + ". Build them first: mvn -B install -DskipTests (or run this module with -am).");
+        }
+        FaultSuite suite = new FaultSuite(root, runDir, mariadbHost, mariadbPort, out);
+        Runtime.getRuntime().addShutdownHook(suite.shutdownHook);
+        try {
+            suite.stopLeftovers();
+            suite.recreateDatabases();
+            deleteRunDir(runDir);
+            suite.startBroker();
+            for (String name : suite.specs.keySet()) {
+                suite.startInstance(name, suite.specs.get(name).port(), false);
+            }
+            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+            for (ServiceProcess service : suite.startedServices()) {
+                service.awaitReady(deadline);
+            }
+        } catch (RuntimeException e) {
+            suite.close();
+            throw e;
+        }
+        return suite;
+    }
+
+    public String url(String service) {
+        return specs.get(service).url();
+    }
+
+    public String database(String service) {
+        return specs.get(service).database();
+    }
+
+    public String nameServerAddress() {
+        return "127.0.0.1:" + nameServerPort;
+    }
+
+    public Connection connect(String service) throws SQLException {
+        return DriverManager.getConnection("jdbc:mariadb://" + mariadbHost + ":" + mariadbPort + "/" + database(service),
+                "root", "");
+    }
+
+    /** The newest live instance of {@code service}. */
+    public synchronized ServiceProcess live(String service) {
+        List<ServiceProcess> all = instances.get(service);
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (all.get(i).process().isAlive()) {
+                return all.get(i);
+            }
+        }
+        throw new IllegalStateException("No live instance of " + service);
+    }
+
+    /** {@code kill -9} of every live instance of {@code service}; returns once they are gone. */
+    public void kill9(String service) {
+        List<ServiceProcess> alive;
+        synchronized (this) {
+            alive = instances.get(service).stream().filter(s -> s.process().isAlive()).toList();
+        }
+        alive.forEach(this::kill9);
+    }
+
+    /** {@code kill -9} of one instance; returns once it is gone. */
+    public void kill9(ServiceProcess instance) {
+        synchronized (this) {
+            stoppedByFault.add(instance);
+        }
+        instance.process().destroyForcibly(); // Process.destroyForcibly is SIGKILL on Linux
+        try {
+            instance.process().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while killing " + instance.name(), e);
+        }
+    }
+
+    /** Starts {@code service} again on its port and waits until it is ready. */
+    public ServiceProcess restart(String service, Map<String, String> extraProperties) {
+        ServiceProcess instance = startInstance(service, specs.get(service).port(), false, extraProperties);
+        instance.awaitReady(System.nanoTime() + READY_TIMEOUT.toNanos());
+        return instance;
+    }
+
+    /** Another instance of {@code service} (same group, same database) on a free port, ready. */
+    public ServiceProcess startSecondInstance(String service) {
+        ServiceProcess instance = startInstance(service, Ports.freePort(), true);
+        instance.awaitReady(System.nanoTime() + READY_TIMEOUT.toNanos());
+        return instance;
+    }
+
+    /** {@code kill -STOP} / {@code kill -CONT} of the live instances: a consumer that stalls and resumes. */
+    public void signal(String service, String signal) {
+        List<ServiceProcess> alive;
+        synchronized (this) {
+            alive = instances.get(service).stream().filter(s -> s.process().isAlive()).toList();
+        }
+        for (ServiceProcess instance : alive) {
+            try {
+                Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(instance.handle().pid()))
+                        .inheritIO().start();
+                if (kill.waitFor() != 0) {
+                    throw new IllegalStateException("kill -" + signal + " " + instance.handle().pid() + " failed");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot run kill", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted", e);
+            }
+        }
+    }
+
+    /** Stops the broker process (SIGTERM: a clean broker shutdown that keeps the store), then starts it again. */
+    public void restartBroker() {
+        synchronized (this) {
+            stoppedByFault.add(broker);
+        }
+        broker.stop(BROKER_STOP_GRACE);
+        startBroker();
+    }
+
+    public TcpProxy databaseProxy() {
+        return databaseProxy;
+    }
+
+    /** Every process (service instance or broker) that exited although no fault stopped it. */
+    public synchronized List<String> unexpectedExits() {
+        return started.stream().filter(s -> !s.process().isAlive() && !stoppedByFault.contains(s))
+                .map(s -> s.name() + " (exit " + s.process().exitValue() + ", log " + s.log() + ")").toList();
+    }
+
+    public synchronized void printLogTails(int lines) {
+        for (ServiceProcess process : started) {
+            out.printf("%n===== last %d lines of %s (%s) =====%n%s%n", lines, process.log(),
+                    process.process().isAlive() ? "running" : "exited " + process.process().exitValue(),
+                    process.tail(lines));
+        }
+    }
+
+    /** Kills every service instance, then stops the broker, then the proxy. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<ProcessHandle> services = started.stream().filter(s -> s != broker).map(ServiceProcess::handle).toList();
+        try {
+            ProcessTree.terminate(services, SERVICE_STOP_GRACE);
+        } catch (RuntimeException e) {
+            out.println("fault suite: stopping services failed: " + e);
+        }
+        if (broker != null) {
+            try {
+                ProcessTree.terminate(List.of(broker.handle()), BROKER_STOP_GRACE);
+            } catch (RuntimeException e) {
+                out.println("fault suite: stopping the broker failed: " + e);
+            }
+        }
+        databaseProxy.close();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down: this is the hook running.
+        }
+    }
+
+    private synchronized List<ServiceProcess> startedServices() {
+        return started.stream().filter(s -> s != broker).toList();
+    }
+
+    private void startBroker() {
+        brokerStarts++;
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", marker,
+                "-Drmq.logback.configurationFile=rmq-launcher.logback.xml",
+                "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
+                "-cp", System.getProperty("java.class.path"), BrokerMain.class.getName(),
+                runDir.resolve("rocketmq").toString(), Integer.toString(nameServerPort), Integer.toString(brokerPort),
+                Integer.toString(brokerReadyPort)));
+        ServiceProcess process = ServiceProcess.start("broker", command, Map.of(), runDir.resolve("rocketmq"),
+                runDir.resolve("logs/broker-" + brokerStarts + ".log"),
+                URI.create("http://127.0.0.1:" + brokerReadyPort + "/ready"));
+        synchronized (this) {
+            broker = process;
+            started.add(process);
+        }
+        process.awaitReady(System.nanoTime() + Duration.ofMinutes(2).toNanos());
+    }
+
+    private ServiceProcess startInstance(String name, int port, boolean extra) {
+        return startInstance(name, port, extra, Map.of());
+    }
+
+    private synchronized ServiceProcess startInstance(String name, int port, boolean extra,
+            Map<String, String> extraProperties) {
+        if (closed) {
+            throw new IllegalStateException("fault suite stopped");
+        }
+        ServiceSpec base = specs.get(name);
+        ServiceSpec spec = new ServiceSpec(name, base.module(), port, base.database());
+        int databasePort = name.equals(DB_OUTAGE_SERVICE) ? databaseProxy.port() : mariadbPort;
+        Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
+                "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
+                List.copyOf(specs.values())));
+        properties.putAll(extraProperties);
+        List<String> jvmOptions = new ArrayList<>(SERVICE_JVM_OPTIONS);
+        jvmOptions.add(marker);
+        List<ServiceProcess> all = instances.computeIfAbsent(name, n -> new ArrayList<>());
+        String instanceName = name + "-" + (all.size() + 1);
+        ServiceProcess process = ServiceProcess.start(instanceName,
+                ServiceProcess.javaCommand(jvmOptions, properties, spec.runnerJar(root)),
+                Map.of("QUARKUS_DATASOURCE_PASSWORD", ""), runDir.resolve("services").resolve(instanceName),
+                runDir.resolve("logs").resolve(instanceName + ".log"),
+                URI.create("http://127.0.0.1:" + port + "/q/health/ready"));
+        all.add(process);
+        started.add(process);
+        out.printf("fault suite: started %s on port %d%s%n", instanceName, port, extra ? " (second instance)" : "");
+        return process;
+    }
+
+    /** Services and brokers of an earlier run in the same run folder whose JVM was killed before its hook ran. */
+    private void stopLeftovers() {
+        List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
+                .filter(p -> p.pid() != ProcessHandle.current().pid())
+                .filter(p -> p.info().commandLine().map(c -> c.contains(marker + " ")).orElse(false))
+                .toList();
+        if (!leftovers.isEmpty()) {
+            out.println("fault suite: stopping processes left by a killed earlier run: "
+                    + leftovers.stream().map(ProcessHandle::pid).toList());
+            ProcessTree.terminate(leftovers, Duration.ofSeconds(20));
+        }
+    }
+
+    private void recreateDatabases() {
+        try (Connection connection = DriverManager.getConnection(
+                "jdbc:mariadb://" + mariadbHost + ":" + mariadbPort + "/", "root", "");
+                Statement statement = connection.createStatement()) {
+            for (ServiceSpec spec : specs.values()) {
+                if (!spec.database().matches("orderflow_fault_[a-z_]+")) {
+                    throw new IllegalArgumentException("Refusing to drop a database not named orderflow_fault_*: "
+                            + spec.database());
+                }
+                statement.execute("DROP DATABASE IF EXISTS `" + spec.database() + "`");
+                statement.execute("CREATE DATABASE `" + spec.database() + "` CHARACTER SET utf8mb4");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("The fault suite needs the MariaDB at " + mariadbHost + ":" + mariadbPort
+                    + " (user root, empty password)", e);
+        }
+    }
+
+    /** Deletes the run folder (broker store, logs) of an earlier run; only a folder named fault-run. */
+    private static void deleteRunDir(Path runDir) {
+        if (!Files.exists(runDir)) {
+            return;
+        }
+        if (!runDir.getFileName().toString().startsWith("fault-run")) {
+            throw new IllegalArgumentException("Refusing to delete " + runDir + ": not a fault-run folder");
+        }
+        try (Stream<Path> paths = Files.walk(runDir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + runDir, e);
+        }
+    }
+
+    private static int freeBrokerPort() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = Ports.freePort();
+            if (port > 2 && Ports.isFree(port - 2) && Ports.isFree(port + 1)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("No free port triple for the RocketMQ broker");
+    }
+}

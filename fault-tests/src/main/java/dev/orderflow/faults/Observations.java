@@ -1,0 +1,59 @@
+package dev.orderflow.faults;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the services' databases and the dead-letter queues hold at one moment, read by
+ * {@link Reconciler} and judged by {@link Verdict#of}.
+ *
+ * @param orders         order-service {@code orders} + {@code order_items}, by order id
+ * @param stockMovements inventory-service {@code stock_movement}
+ * @param stock          inventory-service {@code stock.available} by SKU
+ * @param ledger         points-service {@code points_ledger}
+ * @param balances       points-service {@code points_account.balance} by customer
+ * @param texts          sms-service {@code sms_outbox}
+ * @param states         status-service {@code order_message_consume_status.state} by order id
+ * @param deadLetters    entries of {@code %DLQ%<group>} of the consumer groups
+ * @param cancelledBeforeCreate per consumer group, the orders whose create it rejected because it
+ *                       had consumed their cancel first (it then applies neither: no effect at all)
+ */
+public record Observations(
+        Map<String, OrderRow> orders,
+        List<StockMovement> stockMovements,
+        Map<String, Long> stock,
+        List<LedgerEntry> ledger,
+        Map<String, Long> balances,
+        List<Text> texts,
+        Map<String, String> states,
+        List<DeadLetterEntry> deadLetters,
+        Map<String, Set<String>> cancelledBeforeCreate) {
+
+    /** Whether {@code group} consumed the order's cancel before its create (and so applied neither). */
+    public boolean cancelledBeforeCreate(String group, String orderId) {
+        return cancelledBeforeCreate.getOrDefault(group, Set.of()).contains(orderId);
+    }
+
+    /** @param quantities quantity per SKU, summed over the order's lines */
+    public record OrderRow(String orderId, String customerId, BigDecimal amount, boolean cancelled,
+            Map<String, Long> quantities) {
+    }
+
+    /** @param kind DEDUCT or RESTORE */
+    public record StockMovement(String orderId, String sku, String kind, long quantity) {
+    }
+
+    /** @param reason ORDER_CREDIT or ORDER_REVERSAL */
+    public record LedgerEntry(String orderId, String customerId, String reason, long points) {
+    }
+
+    /** @param eventType create or cancel */
+    public record Text(String orderId, String eventType) {
+    }
+
+    /** @param attempts the {@code DLQ_ATTEMPTS} property, 0 when missing */
+    public record DeadLetterEntry(String group, String key, String failureClass, int attempts) {
+    }
+}

@@ -1,0 +1,223 @@
+package dev.orderflow.faults;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.orderflow.order.events.OrderItem;
+
+/**
+ * The steady stream of orders and cancellations the faults hit: {@code workers} clients, each
+ * placing an order, then (one time in {@code cancelEvery}) cancelling one it placed earlier,
+ * paced by {@code pause}, until {@link #stop()} or {@code maxOrders} orders were attempted.
+ * Records what the clients were told: 201 (accepted), a refusal, or no answer (outcome unknown:
+ * the reconciliation goes by the order database for those).
+ */
+public final class OrderStream implements AutoCloseable {
+
+    /** SKUs of the stream, seeded with stock far above what the stream can take. */
+    public static final List<String> SKUS = List.of("FAULT-SKU-1", "FAULT-SKU-2", "FAULT-SKU-3", "FAULT-SKU-4");
+    public static final long INITIAL_STOCK = 10_000_000L;
+    public static final String PHONE = "+819012345678";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Supplier<String> orderUrl;
+    private final int maxOrders;
+    private final Duration pause;
+    private final int cancelEvery;
+    private final ExecutorService workers;
+    private final int workerCount;
+    private final AtomicInteger attempted = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger unanswered = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+    private final Map<String, AcceptedOrder> accepted = new ConcurrentHashMap<>();
+    private final Map<String, Integer> cancelAnswers = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
+
+    /** What POST /orders answered 201 for. */
+    public record AcceptedOrder(String orderId, String customerId, List<OrderItem> items, BigDecimal amount) {
+    }
+
+    /** @param orderUrl the current base URL of order-service (it changes only if its port does) */
+    public OrderStream(Supplier<String> orderUrl, int workers, int maxOrders, Duration pause, int cancelEvery) {
+        this.orderUrl = orderUrl;
+        this.workerCount = workers;
+        this.maxOrders = maxOrders;
+        this.pause = pause;
+        this.cancelEvery = cancelEvery;
+        this.workers = Executors.newFixedThreadPool(workers);
+    }
+
+    /** PUT /stock for every SKU of the stream. */
+    public void seedStock(String inventoryUrl) {
+        for (String sku : SKUS) {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/stock/" + sku))
+                    .header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"available\":" + INITIAL_STOCK + "}")));
+            if (response == null || response.statusCode() != 200) {
+                throw new IllegalStateException("PUT /stock/" + sku + " answered "
+                        + (response == null ? "nothing" : response.statusCode() + " " + response.body()));
+            }
+        }
+    }
+
+    public void start() {
+        for (int w = 0; w < workerCount; w++) {
+            long seed = 9_000L + w;
+            workers.submit(() -> run(new Random(seed), "FC-" + seed));
+        }
+    }
+
+    private void run(Random random, String customerPrefix) {
+        List<String> mine = new ArrayList<>();
+        while (!stopping && attempted.incrementAndGet() <= maxOrders) {
+            String customer = customerPrefix + "-" + random.nextInt(20);
+            placeOrder(customer, randomItems(random)).ifPresent(mine::add);
+            if (!mine.isEmpty() && random.nextInt(cancelEvery) == 0) {
+                cancel(mine.remove(random.nextInt(mine.size())));
+            }
+            pace();
+        }
+    }
+
+    private java.util.Optional<String> placeOrder(String customer, List<OrderItem> items) {
+        StringBuilder body = new StringBuilder("{\"customerId\":\"").append(customer).append("\",\"phone\":\"")
+                .append(PHONE).append("\",\"items\":[");
+        for (int i = 0; i < items.size(); i++) {
+            OrderItem item = items.get(i);
+            body.append(i == 0 ? "" : ",").append("{\"sku\":\"").append(item.sku()).append("\",\"quantity\":")
+                    .append(item.quantity()).append(",\"unitPrice\":\"").append(item.unitPrice().toPlainString())
+                    .append("\"}");
+        }
+        body.append("]}");
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(orderUrl.get() + "/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+        if (response == null) {
+            unanswered.incrementAndGet();
+            return java.util.Optional.empty();
+        }
+        if (response.statusCode() != 201) {
+            refused.incrementAndGet();
+            return java.util.Optional.empty();
+        }
+        try {
+            JsonNode created = JSON.readTree(response.body());
+            String orderId = created.path("orderId").asText();
+            accepted.put(orderId, new AcceptedOrder(orderId, customer, items, new BigDecimal(created.path("amount").asText())));
+            return java.util.Optional.of(orderId);
+        } catch (IOException e) {
+            throw new IllegalStateException("POST /orders answered 201 with an unreadable body: " + response.body(), e);
+        }
+    }
+
+    private void cancel(String orderId) {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(orderUrl.get() + "/orders/" + orderId
+                + "/cancel")).POST(HttpRequest.BodyPublishers.noBody()));
+        cancelAnswers.put(orderId, response == null ? -1 : response.statusCode());
+    }
+
+    /** One request; null when it got no answer (connection refused or reset, timeout). */
+    private HttpResponse<String> send(HttpRequest.Builder request) {
+        inFlight.incrementAndGet();
+        try {
+            return http.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** The stream's pace between two requests of a worker (a rate limit, not a wait for a condition). */
+    private void pace() {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopping = true;
+        }
+    }
+
+    /** One to three lines of distinct SKUs, quantity 1-5, unit price 0.01-99.99. */
+    private static List<OrderItem> randomItems(Random random) {
+        List<String> shuffled = new ArrayList<>(SKUS);
+        java.util.Collections.shuffle(shuffled, random);
+        int lines = 1 + random.nextInt(3);
+        List<OrderItem> items = new ArrayList<>();
+        for (int i = 0; i < lines; i++) {
+            items.add(new OrderItem(shuffled.get(i), 1 + random.nextInt(5),
+                    BigDecimal.valueOf(1 + random.nextInt(9_999), 2)));
+        }
+        return items;
+    }
+
+    /** Stops the workers after their current request; waits for them (bounded). */
+    public void stop() {
+        stopping = true;
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(60, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+                throw new IllegalStateException("Order stream workers did not stop within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            workers.shutdownNow();
+        }
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        workers.shutdownNow();
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public int acceptedCount() {
+        return accepted.size();
+    }
+
+    public Map<String, AcceptedOrder> accepted() {
+        return Map.copyOf(accepted);
+    }
+
+    public int unanswered() {
+        return unanswered.get();
+    }
+
+    public int refused() {
+        return refused.get();
+    }
+
+    /** Status code of each cancel request, -1 when it got no answer. */
+    public Map<String, Integer> cancelAnswers() {
+        return Map.copyOf(cancelAnswers);
+    }
+}

@@ -1,0 +1,237 @@
+package dev.orderflow.faults;
+
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.orderflow.faults.Observations.DeadLetterEntry;
+import dev.orderflow.faults.Observations.OrderRow;
+import dev.orderflow.order.events.OrderMessaging;
+
+/**
+ * The reconciliation verdict of a fault run: every order against every consumer's effects.
+ *
+ * <ul>
+ * <li><b>lost</b>: an order the client got a 201 for has no row; an effect an order row calls for
+ * is missing (stock DEDUCT per SKU, points credit, create text; for a cancelled order also the
+ * RESTORE, reversal and cancel text, or none of them from a consumer that consumed the cancel
+ * before the create); a balance is short of what the orders add up to.</li>
+ * <li><b>duplicated</b>: an effect applied more than once, or a balance beyond what the orders
+ * add up to.</li>
+ * <li><b>phantom</b>: an effect for an order with no row (a rolled-back order) that is not a
+ * poison message of the run.</li>
+ * <li><b>wrongState</b>: a status other than COMPLETED (CANCELLED for a cancelled order).</li>
+ * <li><b>pending</b>: no status, or PENDING.</li>
+ * <li><b>wrongDlq</b>: a poison message not in a group's DLQ exactly once, with the expected class,
+ * after one attempt.</li>
+ * </ul>
+ * Any non-zero count fails the run.
+ */
+public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancelled, int lost, int duplicated,
+        int phantom, int wrongState, int pending, int wrongDlq, List<String> problems) {
+
+    /** Problems kept for the report; the counts cover all of them. */
+    private static final int PROBLEMS_KEPT = 30;
+
+    /** A poison message the run injected: its key and, per consumer group, the DLQ class expected. */
+    public record Poison(String key, String orderId, Map<String, String> expectedClassByGroup) {
+    }
+
+    /**
+     * @param accepted      ids of the orders the clients got a 201 for
+     * @param poison        the poison messages injected
+     * @param skus          SKUs whose stock the orders move, each seeded with {@code initialStock}
+     */
+    public record Expectations(Set<String> accepted, List<Poison> poison, Set<String> skus, long initialStock) {
+    }
+
+    public boolean clean() {
+        return lost == 0 && duplicated == 0 && phantom == 0 && wrongState == 0 && pending == 0 && wrongDlq == 0;
+    }
+
+    public static Verdict of(Expectations expected, Observations observed) {
+        Counter counter = new Counter();
+        Map<String, OrderRow> orders = observed.orders();
+        Set<String> poisonIds = expected.poison().stream().map(Poison::orderId).collect(Collectors.toSet());
+
+        for (String id : expected.accepted()) {
+            if (!orders.containsKey(id)) {
+                counter.lost("order " + id + " got 201 but has no row");
+            }
+        }
+
+        Map<String, Map<String, Integer>> movements = new HashMap<>();
+        observed.stockMovements().forEach(m -> movements.computeIfAbsent(m.orderId(), k -> new HashMap<>())
+                .merge(m.sku() + "/" + m.kind() + "/" + m.quantity(), 1, Integer::sum));
+        Map<String, Map<String, Integer>> ledger = new HashMap<>();
+        observed.ledger().forEach(e -> ledger.computeIfAbsent(e.orderId(), k -> new HashMap<>())
+                .merge(e.reason() + "/" + e.points(), 1, Integer::sum));
+        Map<String, Map<String, Integer>> texts = new HashMap<>();
+        observed.texts().forEach(t -> texts.computeIfAbsent(t.orderId(), k -> new HashMap<>())
+                .merge(t.eventType(), 1, Integer::sum));
+
+        Map<String, Long> expectedStock = new LinkedHashMap<>();
+        expected.skus().forEach(sku -> expectedStock.put(sku, expected.initialStock()));
+        Map<String, Long> expectedBalances = new HashMap<>();
+        int cancelled = 0;
+        for (OrderRow order : orders.values()) {
+            long points = order.amount().setScale(0, RoundingMode.FLOOR).longValueExact();
+            order.quantities().forEach((sku, quantity) -> expectedStock.merge(sku, -quantity, Long::sum));
+            expectedBalances.merge(order.customerId(), points, Long::sum);
+            if (order.cancelled()) {
+                cancelled++;
+                order.quantities().forEach((sku, quantity) -> expectedStock.merge(sku, quantity, Long::sum));
+                expectedBalances.merge(order.customerId(), -points, Long::sum);
+            }
+            // A consumer that took the cancel before the create applies neither: no effect at all.
+            Map<String, Integer> wanted = new HashMap<>();
+            if (!(order.cancelled() && observed.cancelledBeforeCreate(OrderMessaging.INVENTORY_GROUP, order.orderId()))) {
+                order.quantities().forEach((sku, quantity) -> {
+                    wanted.put(sku + "/DEDUCT/" + quantity, 1);
+                    if (order.cancelled()) {
+                        wanted.put(sku + "/RESTORE/" + quantity, 1);
+                    }
+                });
+            }
+            Map<String, Integer> wantedLedger = new HashMap<>();
+            if (!(order.cancelled() && observed.cancelledBeforeCreate(OrderMessaging.POINTS_GROUP, order.orderId()))) {
+                wantedLedger.put("ORDER_CREDIT/" + points, 1);
+                if (order.cancelled()) {
+                    wantedLedger.put("ORDER_REVERSAL/" + -points, 1);
+                }
+            }
+            Map<String, Integer> wantedTexts = new HashMap<>();
+            if (!(order.cancelled() && observed.cancelledBeforeCreate(OrderMessaging.SMS_GROUP, order.orderId()))) {
+                wantedTexts.put("create", 1);
+                if (order.cancelled()) {
+                    wantedTexts.put("cancel", 1);
+                }
+            }
+            compare(counter, order.orderId(), "stock movement", wanted, movements.getOrDefault(order.orderId(), Map.of()));
+            compare(counter, order.orderId(), "points entry", wantedLedger, ledger.getOrDefault(order.orderId(), Map.of()));
+            compare(counter, order.orderId(), "text", wantedTexts, texts.getOrDefault(order.orderId(), Map.of()));
+
+            String state = observed.states().get(order.orderId());
+            String wantedState = order.cancelled() ? "CANCELLED" : "COMPLETED";
+            if (state == null || state.equals("PENDING")) {
+                counter.pending("order " + order.orderId() + " is " + (state == null ? "unknown to status-service" : state));
+            } else if (!state.equals(wantedState)) {
+                counter.wrongState("order " + order.orderId() + " is " + state + ", expected " + wantedState);
+            }
+        }
+
+        Set<String> effectIds = new HashSet<>(movements.keySet());
+        effectIds.addAll(ledger.keySet());
+        effectIds.addAll(texts.keySet());
+        for (String id : effectIds) {
+            if (!orders.containsKey(id) && !poisonIds.contains(id)) {
+                counter.phantom("effects for order " + id + " which has no row (rolled back?)");
+            }
+        }
+
+        expectedStock.forEach((sku, wanted) -> compareBalance(counter, "stock of " + sku, wanted,
+                observed.stock().getOrDefault(sku, 0L), true));
+        expectedBalances.forEach((customer, wanted) -> compareBalance(counter, "points of " + customer, wanted,
+                observed.balances().getOrDefault(customer, 0L), false));
+
+        for (Poison poison : expected.poison()) {
+            poison.expectedClassByGroup().forEach((group, failureClass) -> {
+                List<DeadLetterEntry> entries = observed.deadLetters().stream()
+                        .filter(d -> d.group().equals(group) && poison.key().equals(d.key())).toList();
+                if (entries.size() != 1 || !failureClass.equals(entries.get(0).failureClass())
+                        || entries.get(0).attempts() != 1) {
+                    counter.wrongDlq("poison " + poison.key() + " in %DLQ%" + group + ": expected one " + failureClass
+                            + " entry after 1 attempt, found " + entries);
+                }
+            });
+        }
+        return new Verdict(expected.accepted().size(), orders.size(), cancelled, counter.lost, counter.duplicated,
+                counter.phantom, counter.wrongState, counter.pending, counter.wrongDlq, List.copyOf(counter.problems));
+    }
+
+    private static void compare(Counter counter, String orderId, String what, Map<String, Integer> wanted,
+            Map<String, Integer> actual) {
+        wanted.forEach((effect, times) -> {
+            int found = actual.getOrDefault(effect, 0);
+            if (found < times) {
+                counter.lost("order " + orderId + ": " + what + " " + effect + " missing");
+            } else if (found > times) {
+                counter.duplicated("order " + orderId + ": " + what + " " + effect + " " + found + " times");
+            }
+        });
+        actual.forEach((effect, found) -> {
+            if (!wanted.containsKey(effect)) {
+                counter.duplicated("order " + orderId + ": unexpected " + what + " " + effect + " (" + found + "x)");
+            }
+        });
+    }
+
+    /** A stock above what the orders leave means a lost deduction; points above, a duplicated credit. */
+    private static void compareBalance(Counter counter, String what, long wanted, long actual, boolean stock) {
+        if (wanted == actual) {
+            return;
+        }
+        String problem = what + " is " + actual + ", the orders add up to " + wanted;
+        if ((actual > wanted) == stock) {
+            counter.lost(problem);
+        } else {
+            counter.duplicated(problem);
+        }
+    }
+
+    /** The table and the machine-readable line of the report. */
+    public String report(Map<String, Integer> faults, double quiescenceSeconds) {
+        StringBuilder table = new StringBuilder("\n==== fault run verdict ====\n");
+        table.append(String.format("%-34s %d%n", "orders accepted (201)", ordersAccepted));
+        table.append(String.format("%-34s %d%n", "orders in order database", ordersInDatabase));
+        table.append(String.format("%-34s %d%n", "orders cancelled", ordersCancelled));
+        faults.forEach((kind, count) -> table.append(String.format("%-34s %d%n", "fault " + kind, count)));
+        table.append(String.format("%-34s %d%n", "lost", lost));
+        table.append(String.format("%-34s %d%n", "duplicated", duplicated));
+        table.append(String.format("%-34s %d%n", "phantom (effects of rolled back)", phantom));
+        table.append(String.format("%-34s %d%n", "wrong state", wrongState));
+        table.append(String.format("%-34s %d%n", "pending after quiescence", pending));
+        table.append(String.format("%-34s %d%n", "wrong DLQ", wrongDlq));
+        table.append(String.format("%-34s %.1f s%n", "time to quiescence after last fault", quiescenceSeconds));
+        table.append(String.format("%-34s %s%n", "verdict", clean() ? "PASS" : "FAIL"));
+        problems.forEach(p -> table.append("  - ").append(p).append('\n'));
+        String faultJson = faults.entrySet().stream().map(e -> "\"" + e.getKey() + "\":" + e.getValue())
+                .collect(Collectors.joining(",", "{", "}"));
+        table.append(String.format(java.util.Locale.ROOT,
+                "FAULT-VERDICT {\"pass\":%b,\"ordersAccepted\":%d,\"ordersInDatabase\":%d,\"ordersCancelled\":%d,"
+                        + "\"faults\":%s,\"lost\":%d,\"duplicated\":%d,\"phantom\":%d,\"wrongState\":%d,\"pending\":%d,"
+                        + "\"wrongDlq\":%d,\"quiescenceSeconds\":%.1f}",
+                clean(), ordersAccepted, ordersInDatabase, ordersCancelled, faultJson, lost, duplicated, phantom,
+                wrongState, pending, wrongDlq, quiescenceSeconds));
+        return table.toString();
+    }
+
+    private static final class Counter {
+        int lost;
+        int duplicated;
+        int phantom;
+        int wrongState;
+        int pending;
+        int wrongDlq;
+        final List<String> problems = new ArrayList<>();
+
+        void lost(String problem) { lost++; keep(problem); }
+        void duplicated(String problem) { duplicated++; keep(problem); }
+        void phantom(String problem) { phantom++; keep(problem); }
+        void wrongState(String problem) { wrongState++; keep(problem); }
+        void pending(String problem) { pending++; keep(problem); }
+        void wrongDlq(String problem) { wrongDlq++; keep(problem); }
+
+        private void keep(String problem) {
+            if (problems.size() < PROBLEMS_KEPT) {
+                problems.add(problem);
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.orderflow.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The fault-injection suite (issue 9) in its short profile (or the one named by
+ * {@code -Dfault.profile}): the real RocketMQ broker in a child process, the real MariaDB with
+ * fresh {@code orderflow_fault_*} databases, the five services as child processes; every fault of
+ * the cycle once; the reconciliation verdict must be clean and no process may outlive the run.
+ */
+class FaultSuiteIT {
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.HOURS) // the long profile's bound; the short one takes minutes
+    void everyOrderHasExactlyOneEffectPerConsumerUnderEveryFault() {
+        Path root = Path.of(System.getProperty("orderflow.fault.root")).toAbsolutePath().normalize();
+        Profile profile = Profile.named(System.getProperty("orderflow.fault.profile", "short"));
+
+        FaultRun.Result result = FaultRun.run(profile, root, FaultRun.runDirOf(root), System.out);
+
+        assertThat(result.faults()).as("every fault of the cycle was injected").containsOnlyKeys(
+                "kill9-consumer", "duplicate-delivery", "poison-message", "kill9-order-service-half-message",
+                "broker-restart", "slow-consumer", "database-outage", "two-instances-kill-in-rebalance");
+        assertThat(result.verdict().ordersAccepted()).as("orders accepted").isGreaterThanOrEqualTo(100);
+        assertThat(result.unexpectedExits()).as("services that died without a fault").isEmpty();
+        assertThat(result.verdict().lost()).as(result.report()).isZero();
+        assertThat(result.verdict().duplicated()).as(result.report()).isZero();
+        assertThat(result.verdict().phantom()).as(result.report()).isZero();
+        assertThat(result.verdict().wrongState()).as(result.report()).isZero();
+        assertThat(result.verdict().pending()).as(result.report()).isZero();
+        assertThat(result.verdict().wrongDlq()).as(result.report()).isZero();
+        List<ProcessHandle> left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+        assertThat(left).as("processes left behind by the fault run").isEmpty();
+    }
+}

@@ -1,0 +1,157 @@
+package dev.orderflow.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.faults.Observations.DeadLetterEntry;
+import dev.orderflow.faults.Observations.LedgerEntry;
+import dev.orderflow.faults.Observations.OrderRow;
+import dev.orderflow.faults.Observations.StockMovement;
+import dev.orderflow.faults.Observations.Text;
+import dev.orderflow.faults.Verdict.Expectations;
+import dev.orderflow.faults.Verdict.Poison;
+
+/** The verdict on its own: clean when every effect is there once, and failing on each kind of damage. */
+class VerdictTest {
+
+    private static final long STOCK = 100;
+    private static final Poison MALFORMED = new Poison("P1:create", "P1", Map.of("inventory_group", "format"));
+
+    /** Order A (2 × SKU-1, 12.50) completed, order B (1 × SKU-2, 3.99) cancelled, one poison message. */
+    private final Map<String, OrderRow> orders = new HashMap<>(Map.of(
+            "A", new OrderRow("A", "C1", new BigDecimal("12.50"), false, Map.of("SKU-1", 2L)),
+            "B", new OrderRow("B", "C1", new BigDecimal("3.99"), true, Map.of("SKU-2", 1L))));
+    private final List<StockMovement> movements = new ArrayList<>(List.of(
+            new StockMovement("A", "SKU-1", "DEDUCT", 2),
+            new StockMovement("B", "SKU-2", "DEDUCT", 1),
+            new StockMovement("B", "SKU-2", "RESTORE", 1)));
+    private final Map<String, Long> stock = new HashMap<>(Map.of("SKU-1", STOCK - 2, "SKU-2", STOCK));
+    private final List<LedgerEntry> ledger = new ArrayList<>(List.of(
+            new LedgerEntry("A", "C1", "ORDER_CREDIT", 12),
+            new LedgerEntry("B", "C1", "ORDER_CREDIT", 3),
+            new LedgerEntry("B", "C1", "ORDER_REVERSAL", -3)));
+    private final Map<String, Long> balances = new HashMap<>(Map.of("C1", 12L));
+    private final List<Text> texts = new ArrayList<>(List.of(new Text("A", "create"), new Text("B", "create"),
+            new Text("B", "cancel")));
+    private final Map<String, String> states = new HashMap<>(Map.of("A", "COMPLETED", "B", "CANCELLED"));
+    private final List<DeadLetterEntry> deadLetters = new ArrayList<>(List.of(
+            new DeadLetterEntry("inventory_group", "P1:create", "format", 1)));
+
+    private final Map<String, Set<String>> cancelledBeforeCreate = new HashMap<>();
+
+    private Verdict verdict() {
+        return Verdict.of(new Expectations(Set.of("A", "B"), List.of(MALFORMED), Set.of("SKU-1", "SKU-2"), STOCK),
+                observations());
+    }
+
+    private Observations observations() {
+        return new Observations(orders, movements, stock, ledger, balances, texts, states, deadLetters,
+                cancelledBeforeCreate);
+    }
+
+    @Test
+    void everyEffectOnceIsClean() {
+        Verdict verdict = verdict();
+        assertThat(verdict.clean()).as(verdict.problems().toString()).isTrue();
+        assertThat(verdict.ordersCancelled()).isEqualTo(1);
+        assertThat(verdict.report(Map.of("broker-restart", 1), 3.0))
+                .contains("FAULT-VERDICT {\"pass\":true,\"ordersAccepted\":2,")
+                .contains("\"faults\":{\"broker-restart\":1},\"lost\":0,\"duplicated\":0");
+    }
+
+    @Test
+    void doubledEffectIsDuplicated() {
+        ledger.add(new LedgerEntry("A", "C1", "ORDER_CREDIT", 12));
+        balances.put("C1", 24L);
+
+        Verdict verdict = verdict();
+
+        assertThat(verdict.duplicated()).isEqualTo(2); // the second ledger entry, and the balance beyond the orders
+        assertThat(verdict.lost()).isZero();
+        assertThat(verdict.clean()).isFalse();
+        assertThat(verdict.report(Map.of(), 1.0)).contains("\"pass\":false").contains("\"duplicated\":2");
+    }
+
+    @Test
+    void missingEffectIsLost() {
+        texts.remove(new Text("B", "cancel"));
+        movements.remove(new StockMovement("A", "SKU-1", "DEDUCT", 2));
+        stock.put("SKU-1", STOCK);
+
+        Verdict verdict = verdict();
+
+        assertThat(verdict.lost()).isEqualTo(3); // the text, the movement, and the stock above what the orders leave
+        assertThat(verdict.duplicated()).isZero();
+        assertThat(verdict.clean()).isFalse();
+    }
+
+    @Test
+    void acceptedOrderWithoutRowIsLost() {
+        Verdict verdict = Verdict.of(new Expectations(Set.of("A", "B", "GONE"), List.of(MALFORMED),
+                Set.of("SKU-1", "SKU-2"), STOCK),
+                observations());
+
+        assertThat(verdict.lost()).isEqualTo(1);
+        assertThat(verdict.problems()).anyMatch(p -> p.contains("GONE"));
+    }
+
+    @Test
+    void consumerThatTookTheCancelFirstMustHaveNoEffectAtAll() {
+        ledger.removeIf(e -> e.orderId().equals("B"));
+        cancelledBeforeCreate.put("points_group", Set.of("B"));
+        assertThat(verdict().clean()).as(verdict().problems().toString()).isTrue();
+
+        ledger.add(new LedgerEntry("B", "C1", "ORDER_REVERSAL", -3)); // a reversal of a credit never made
+        balances.put("C1", 9L);
+        assertThat(verdict().duplicated()).as("the reversal").isEqualTo(1);
+        assertThat(verdict().lost()).as("the balance below what the orders add up to").isEqualTo(1);
+    }
+
+    @Test
+    void cancelledOrderWithoutEffectsIsLostUnlessTheConsumerTookTheCancelFirst() {
+        ledger.removeIf(e -> e.orderId().equals("B"));
+
+        assertThat(verdict().lost()).isEqualTo(2); // credit and reversal; the balance nets out either way
+    }
+
+    @Test
+    void effectOfRolledBackOrderIsPhantom() {
+        ledger.add(new LedgerEntry("ROLLED-BACK", "C9", "ORDER_CREDIT", 5));
+
+        assertThat(verdict().phantom()).isEqualTo(1);
+    }
+
+    @Test
+    void pendingAndWrongStatesAreCounted() {
+        states.put("A", "PENDING");
+        states.put("B", "COMPLETED");
+
+        Verdict verdict = verdict();
+
+        assertThat(verdict.pending()).isEqualTo(1);
+        assertThat(verdict.wrongState()).isEqualTo(1);
+    }
+
+    @Test
+    void poisonMissingFromItsDlqOrWithAnotherClassOrRetriedIsWrongDlq() {
+        deadLetters.clear();
+        assertThat(verdict().wrongDlq()).as("missing").isEqualTo(1);
+
+        deadLetters.add(new DeadLetterEntry("inventory_group", "P1:create", "system", 1));
+        assertThat(verdict().wrongDlq()).as("wrong class").isEqualTo(1);
+
+        deadLetters.set(0, new DeadLetterEntry("inventory_group", "P1:create", "format", 3));
+        assertThat(verdict().wrongDlq()).as("after three attempts").isEqualTo(1);
+
+        deadLetters.set(0, new DeadLetterEntry("sms_group", "P1:create", "format", 1));
+        assertThat(verdict().wrongDlq()).as("in another group's DLQ").isEqualTo(1);
+    }
+}
