@@ -167,14 +167,10 @@ final class E2eSuite implements AutoCloseable {
      * carries this run folder's marker are stopped.
      */
     private static void stopLeftovers(String marker, PrintStream out) {
-        List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
-                .filter(p -> p.pid() != ProcessHandle.current().pid())
-                .filter(p -> p.info().commandLine().map(c -> c.contains(marker + " ")).orElse(false))
-                .toList();
+        List<ProcessHandle> leftovers = ProcessTree.terminateMarked(marker, Duration.ofSeconds(10));
         if (!leftovers.isEmpty()) {
-            out.println("e2e: stopping services left by a killed earlier run: "
+            out.println("e2e: stopped services left by a killed earlier run: "
                     + leftovers.stream().map(ProcessHandle::pid).toList());
-            ProcessTree.terminate(leftovers, Duration.ofSeconds(10));
         }
     }
 

@@ -59,6 +59,24 @@ public final class ProcessTree {
         return killed;
     }
 
+    /**
+     * Terminates (as {@link #terminate}) every process of this user, other than this JVM, whose
+     * command line carries {@code marker} followed by a space: the processes a run started with
+     * that marker, left behind when its JVM was killed (SIGKILL) before its shutdown hook ran.
+     *
+     * @return the processes found (empty when none was left)
+     */
+    public static List<ProcessHandle> terminateMarked(String marker, Duration grace) {
+        List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
+                .filter(p -> p.pid() != ProcessHandle.current().pid())
+                .filter(p -> p.info().commandLine().map(c -> c.contains(marker + " ")).orElse(false))
+                .toList();
+        if (!leftovers.isEmpty()) {
+            terminate(leftovers, grace);
+        }
+        return leftovers;
+    }
+
     private static void awaitExit(Collection<ProcessHandle> processes, Duration timeout) {
         CompletableFuture<?>[] exits = processes.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
         try {

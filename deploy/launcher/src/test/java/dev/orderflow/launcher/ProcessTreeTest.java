@@ -61,6 +61,25 @@ class ProcessTreeTest {
         assertThat(tree).noneMatch(ProcessHandle::isAlive);
     }
 
+    @Test
+    void terminateMarkedStopsOnlyProcessesWhoseCommandLineCarriesTheMarker() throws IOException {
+        String marker = "-Dorderflow.test.run-of=/tmp/marked-" + System.nanoTime();
+        // bash -c <script> <$0> <$1>: the marker is an argument, so it is on the command line (two
+        // commands in the script, so bash does not exec into sleep and lose it).
+        Process marked = new ProcessBuilder("bash", "-c", "sleep 300; exit 0", marker, "x").start();
+        Process unmarked = new ProcessBuilder("bash", "-c", "sleep 300; exit 0", marker + "-other", "x").start();
+        try {
+            List<ProcessHandle> stopped = ProcessTree.terminateMarked(marker, Duration.ofSeconds(5));
+
+            assertThat(stopped).containsExactly(marked.toHandle());
+            assertThat(marked.toHandle().isAlive()).isFalse();
+            assertThat(unmarked.isAlive()).isTrue();
+        } finally {
+            unmarked.destroyForcibly();
+            marked.destroyForcibly();
+        }
+    }
+
     private static Set<ProcessHandle> awaitTree(Process parent, int size) {
         await().atMost(Duration.ofSeconds(10)).until(() -> ProcessTree.snapshot(List.of(parent.toHandle())).size() == size);
         return ProcessTree.snapshot(List.of(parent.toHandle()));
