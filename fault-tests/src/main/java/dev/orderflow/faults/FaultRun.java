@@ -50,8 +50,9 @@ public final class FaultRun {
     private final List<Poison> poison = new ArrayList<>();
 
     /** What a run ended with. */
+    /** @param streamRanThroughout whether orders were still being placed when the last fault ended */
     public record Result(Verdict verdict, Map<String, Integer> faults, double quiescenceSeconds,
-            List<String> unexpectedExits, String report) {
+            List<String> unexpectedExits, boolean streamRanThroughout, String report) {
         public boolean passed() {
             return verdict.clean() && unexpectedExits.isEmpty();
         }
@@ -111,16 +112,17 @@ public final class FaultRun {
             awaitAccepted(stream, 20);
             for (int round = 1; round <= profile.maxRounds(); round++) {
                 faultCycle(round, stream, injector);
-                boolean streamDone = stream.acceptedCount() + stream.unanswered() + stream.refused() >= profile.maxOrders();
                 boolean outOfTime = System.nanoTime() - runStartedAt > profile.maxDuration().toNanos();
-                if (streamDone || outOfTime) {
+                if (stream.exhausted() || outOfTime) {
                     break;
                 }
             }
+            boolean streamRanThroughout = !stream.exhausted();
             stream.stop();
-            out.printf("fault run: faults done; stream accepted %d, refused %d, unanswered %d%n",
-                    stream.acceptedCount(), stream.refused(), stream.unanswered());
-            return settle(stream, reconciler);
+            out.printf("fault run: faults done; stream accepted %d, refused %d, unanswered %d%s%n",
+                    stream.acceptedCount(), stream.refused(), stream.unanswered(),
+                    streamRanThroughout ? "" : "; the stream ran out of orders before the last fault");
+            return settle(stream, reconciler, streamRanThroughout);
         }
     }
 
@@ -130,13 +132,13 @@ public final class FaultRun {
             step("kill-9 " + consumer, () -> {
                 suite.kill9(consumer);
                 suite.restart(consumer, Map.of());
-            }, "kill9-consumer");
+            }, "kill9-consumer", stream);
         }
-        step("duplicates", () -> resendDuplicates(stream, injector), "duplicate-delivery");
-        step("poison", () -> injectPoison(round, injector), "poison-message");
+        step("duplicates", () -> resendDuplicates(stream, injector), "duplicate-delivery", stream);
+        step("poison", () -> injectPoison(round, injector), "poison-message", stream);
         step("kill-9 order-service in the half-message window", () -> killOrderServiceInWindow(stream),
-                "kill9-order-service-half-message");
-        step("broker restart", suite::restartBroker, "broker-restart");
+                "kill9-order-service-half-message", stream);
+        step("broker restart", suite::restartBroker, "broker-restart", stream);
         step("slow consumer " + SLOW_CONSUMER, () -> {
             suite.signal(SLOW_CONSUMER, "STOP");
             try {
@@ -144,28 +146,30 @@ public final class FaultRun {
             } finally {
                 suite.signal(SLOW_CONSUMER, "CONT");
             }
-        }, "slow-consumer");
+        }, "slow-consumer", stream);
         step("database outage of " + FaultSuite.DB_OUTAGE_SERVICE, () -> {
-            suite.databaseProxy().cut();
+            suite.databaseLink().cut();
             try {
                 holdFault(profile.databaseOutage());
             } finally {
-                suite.databaseProxy().restore();
+                suite.databaseLink().restore();
             }
-        }, "database-outage");
+        }, "database-outage", stream);
         step("two instances of " + TWO_INSTANCE_SERVICE + ", one killed in the rebalance", () -> {
             ServiceProcess first = suite.live(TWO_INSTANCE_SERVICE);
             suite.startSecondInstance(TWO_INSTANCE_SERVICE);
             // The new member's arrival makes the group rebalance now: the older one dies in it.
             suite.kill9(first);
-        }, "two-instances-kill-in-rebalance");
+        }, "two-instances-kill-in-rebalance", stream);
     }
 
-    private void step(String description, Runnable fault, String kind) {
+    private void step(String description, Runnable fault, String kind, OrderStream stream) {
         long at = System.nanoTime();
+        int acceptedBefore = stream.acceptedCount();
         fault.run();
         faults.merge(kind, 1, Integer::sum);
-        out.printf("fault run:   %-60s %.1f s%n", description, (System.nanoTime() - at) / 1e9);
+        out.printf("fault run:   %-60s %5.1f s, %3d orders accepted meanwhile%n", description,
+                (System.nanoTime() - at) / 1e9, stream.acceptedCount() - acceptedBefore);
     }
 
     private void resendDuplicates(OrderStream stream, RawProducer injector) {
@@ -232,7 +236,7 @@ public final class FaultRun {
     }
 
     /** Waits (bounded) until the verdict is clean and stays clean for 5 s, then reports. */
-    private Result settle(OrderStream stream, Reconciler reconciler) {
+    private Result settle(OrderStream stream, Reconciler reconciler, boolean streamRanThroughout) {
         long lastFaultAt = System.nanoTime();
         Verdict.Expectations expected = new Verdict.Expectations(Set.copyOf(stream.accepted().keySet()),
                 List.copyOf(poison), Set.copyOf(OrderStream.SKUS), OrderStream.INITIAL_STOCK);
@@ -261,6 +265,6 @@ public final class FaultRun {
         String report = verdict.report(faults, quiescenceSeconds)
                 + (unexpectedExits.isEmpty() ? "" : "\nservices that exited on their own: " + unexpectedExits);
         out.println(report);
-        return new Result(verdict, Map.copyOf(faults), quiescenceSeconds, unexpectedExits, report);
+        return new Result(verdict, Map.copyOf(faults), quiescenceSeconds, unexpectedExits, streamRanThroughout, report);
     }
 }

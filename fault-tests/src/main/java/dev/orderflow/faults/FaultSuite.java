@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import dev.orderflow.consumer.testing.DatabaseLink;
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.Ports;
 import dev.orderflow.launcher.ProcessTree;
@@ -27,8 +28,8 @@ import dev.orderflow.launcher.ServiceSpec;
 /**
  * The suite the faults are injected into: the broker ({@link BrokerMain}) and every service as
  * child processes on free ports, each service with a fresh {@code orderflow_fault_*} database on
- * the real MariaDB; inventory-service reaches its database through a {@link TcpProxy} that the
- * database-outage fault cuts. Every process it starts is tracked and {@link #close()} (also a JVM
+ * the real MariaDB; inventory-service reaches its database through a {@link DatabaseLink} (a
+ * loopback relay) that the database-outage fault cuts. Every process it starts is tracked and {@link #close()} (also a JVM
  * shutdown hook) kills them all, whatever state the run is in.
  */
 public final class FaultSuite implements AutoCloseable {
@@ -65,7 +66,7 @@ public final class FaultSuite implements AutoCloseable {
     private final int nameServerPort;
     private final int brokerPort;
     private final int brokerReadyPort;
-    private final TcpProxy databaseProxy;
+    private final DatabaseLink databaseLink;
     private final Thread shutdownHook = new Thread(this::close, "fault-suite-stop");
     private ServiceProcess broker;
     private int brokerStarts;
@@ -85,7 +86,11 @@ public final class FaultSuite implements AutoCloseable {
         this.nameServerPort = Ports.freePort();
         this.brokerPort = freeBrokerPort();
         this.brokerReadyPort = Ports.freePort();
-        this.databaseProxy = new TcpProxy(mariadbHost, mariadbPort, Ports.freePort());
+        try {
+            this.databaseLink = new DatabaseLink(mariadbHost, mariadbPort);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open the database relay", e);
+        }
     }
 
     /**
@@ -219,8 +224,9 @@ public final class FaultSuite implements AutoCloseable {
         startBroker();
     }
 
-    public TcpProxy databaseProxy() {
-        return databaseProxy;
+    /** The relay between {@link #DB_OUTAGE_SERVICE} and MariaDB: {@code cut()} and {@code restore()} it. */
+    public DatabaseLink databaseLink() {
+        return databaseLink;
     }
 
     /** Every process (service instance or broker) that exited although no fault stopped it. */
@@ -237,7 +243,7 @@ public final class FaultSuite implements AutoCloseable {
         }
     }
 
-    /** Kills every service instance, then stops the broker, then the proxy. Idempotent. */
+    /** Kills every service instance, then stops the broker, then the database relay. Idempotent. */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -257,7 +263,11 @@ public final class FaultSuite implements AutoCloseable {
                 out.println("fault suite: stopping the broker failed: " + e);
             }
         }
-        databaseProxy.close();
+        try {
+            databaseLink.close();
+        } catch (IOException e) {
+            out.println("fault suite: closing the database relay failed: " + e);
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException e) {
@@ -300,7 +310,7 @@ public final class FaultSuite implements AutoCloseable {
         }
         ServiceSpec base = specs.get(name);
         ServiceSpec spec = new ServiceSpec(name, base.module(), port, base.database());
-        int databasePort = name.equals(DB_OUTAGE_SERVICE) ? databaseProxy.port() : mariadbPort;
+        int databasePort = name.equals(DB_OUTAGE_SERVICE) ? databaseLink.port() : mariadbPort;
         Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
                 List.copyOf(specs.values())));
@@ -322,14 +332,10 @@ public final class FaultSuite implements AutoCloseable {
 
     /** Services and brokers of an earlier run in the same run folder whose JVM was killed before its hook ran. */
     private void stopLeftovers() {
-        List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
-                .filter(p -> p.pid() != ProcessHandle.current().pid())
-                .filter(p -> p.info().commandLine().map(c -> c.contains(marker + " ")).orElse(false))
-                .toList();
+        List<ProcessHandle> leftovers = ProcessTree.terminateMarked(marker, BROKER_STOP_GRACE);
         if (!leftovers.isEmpty()) {
-            out.println("fault suite: stopping processes left by a killed earlier run: "
+            out.println("fault suite: stopped processes left by a killed earlier run: "
                     + leftovers.stream().map(ProcessHandle::pid).toList());
-            ProcessTree.terminate(leftovers, Duration.ofSeconds(20));
         }
     }
 

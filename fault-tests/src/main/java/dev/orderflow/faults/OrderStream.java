@@ -38,6 +38,8 @@ public final class OrderStream implements AutoCloseable {
     public static final String PHONE = "+819012345678";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A client's pause after a request that was refused or got no answer. */
+    private static final Duration REFUSED_BACKOFF = Duration.ofSeconds(1);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Supplier<String> orderUrl;
@@ -53,6 +55,7 @@ public final class OrderStream implements AutoCloseable {
     private final Map<String, AcceptedOrder> accepted = new ConcurrentHashMap<>();
     private final Map<String, Integer> cancelAnswers = new ConcurrentHashMap<>();
     private volatile boolean stopping;
+    private volatile boolean exhausted;
 
     /** What POST /orders answered 201 for. */
     public record AcceptedOrder(String orderId, String customerId, List<OrderItem> items, BigDecimal amount) {
@@ -92,12 +95,15 @@ public final class OrderStream implements AutoCloseable {
         List<String> mine = new ArrayList<>();
         while (!stopping && attempted.incrementAndGet() <= maxOrders) {
             String customer = customerPrefix + "-" + random.nextInt(20);
-            placeOrder(customer, randomItems(random)).ifPresent(mine::add);
+            java.util.Optional<String> placed = placeOrder(customer, randomItems(random));
+            placed.ifPresent(mine::add);
             if (!mine.isEmpty() && random.nextInt(cancelEvery) == 0) {
                 cancel(mine.remove(random.nextInt(mine.size())));
             }
-            pace();
+            // While order-service is down or answers 503, back off: the stream must last through every fault.
+            pace(placed.isPresent() ? pause : REFUSED_BACKOFF);
         }
+        exhausted = attempted.get() >= maxOrders;
     }
 
     private java.util.Optional<String> placeOrder(String customer, List<OrderItem> items) {
@@ -153,9 +159,9 @@ public final class OrderStream implements AutoCloseable {
     }
 
     /** The stream's pace between two requests of a worker (a rate limit, not a wait for a condition). */
-    private void pace() {
+    private void pace(Duration duration) {
         try {
-            Thread.sleep(pause.toMillis());
+            Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopping = true;
@@ -194,6 +200,11 @@ public final class OrderStream implements AutoCloseable {
     public void close() {
         stopping = true;
         workers.shutdownNow();
+    }
+
+    /** Whether a client stopped because {@code maxOrders} were attempted (rather than by {@link #stop()}). */
+    public boolean exhausted() {
+        return exhausted;
     }
 
     public int inFlight() {

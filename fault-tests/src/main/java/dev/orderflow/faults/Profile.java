@@ -20,8 +20,8 @@ import java.time.Duration;
 public record Profile(String name, int maxOrders, int workers, Duration pause, int cancelEvery, int maxRounds,
         Duration stall, Duration databaseOutage, Duration maxDuration, Duration quiescenceTimeout) {
 
-    /** CI: a few hundred orders, every fault once, a few minutes. */
-    public static final Profile SHORT = new Profile("short", 400, 2, Duration.ofMillis(300), 6, 1,
+    /** CI: a few hundred orders (about 3 a second while the faults run), every fault once, a few minutes. */
+    public static final Profile SHORT = new Profile("short", 800, 2, Duration.ofMillis(400), 6, 1,
             Duration.ofSeconds(15), Duration.ofSeconds(20), Duration.ofMinutes(4), Duration.ofMinutes(3));
 
     /** Tens of thousands of orders, the fault cycle repeated until they are placed (bounded at 3 h). */

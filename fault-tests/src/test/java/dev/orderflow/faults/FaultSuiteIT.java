@@ -29,6 +29,7 @@ class FaultSuiteIT {
                 "kill9-consumer", "duplicate-delivery", "poison-message", "kill9-order-service-half-message",
                 "broker-restart", "slow-consumer", "database-outage", "two-instances-kill-in-rebalance");
         assertThat(result.verdict().ordersAccepted()).as("orders accepted").isGreaterThanOrEqualTo(100);
+        assertThat(result.streamRanThroughout()).as("orders still placed when the last fault ended").isTrue();
         assertThat(result.unexpectedExits()).as("services that died without a fault").isEmpty();
         assertThat(result.verdict().lost()).as(result.report()).isZero();
         assertThat(result.verdict().duplicated()).as(result.report()).isZero();
