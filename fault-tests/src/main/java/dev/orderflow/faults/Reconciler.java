@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -65,9 +66,32 @@ public final class Reconciler implements AutoCloseable {
 
     public Observations read() {
         try {
-            return new Observations(orders(), stockMovements(), longs("inventory-service",
-                    "SELECT sku, available FROM stock"), ledger(), longs("points-service",
-                    "SELECT customer_id, balance FROM points_account"), texts(), states(), deadLetters(),
+            Map<String, Map<String, Long>> quantities = new HashMap<>();
+            query("order-service", "SELECT order_id, sku, quantity FROM order_items", row -> quantities
+                    .computeIfAbsent(row.getString(1), k -> new HashMap<>()).merge(row.getString(2), row.getLong(3), Long::sum));
+            Map<String, OrderRow> orders = new HashMap<>();
+            query("order-service", "SELECT id, customer_id, amount, status FROM orders", row -> orders.put(row.getString(1),
+                    new OrderRow(row.getString(1), row.getString(2), row.getBigDecimal(3), "CANCELLED".equals(row.getString(4)),
+                            Map.copyOf(quantities.getOrDefault(row.getString(1), Map.of())))));
+            List<StockMovement> movements = new ArrayList<>();
+            query("inventory-service", "SELECT order_id, sku, kind, quantity FROM stock_movement", row -> movements.add(
+                    new StockMovement(row.getString(1), row.getString(2), row.getString(3), row.getLong(4))));
+            Map<String, Long> stock = new HashMap<>();
+            query("inventory-service", "SELECT sku, available FROM stock", row -> stock.put(row.getString(1), row.getLong(2)));
+            List<LedgerEntry> ledger = new ArrayList<>();
+            query("points-service", "SELECT order_id, customer_id, reason, points FROM points_ledger", row -> ledger.add(
+                    new LedgerEntry(row.getString(1), row.getString(2), row.getString(3), row.getLong(4))));
+            Map<String, Long> balances = new HashMap<>();
+            query("points-service", "SELECT customer_id, balance FROM points_account",
+                    row -> balances.put(row.getString(1), row.getLong(2)));
+            List<Text> texts = new ArrayList<>();
+            // sms-service stores the event type in upper case (CREATE/CANCEL)
+            query("sms-service", "SELECT order_id, event_type FROM sms_outbox", row -> texts.add(
+                    new Text(row.getString(1), row.getString(2).toLowerCase(Locale.ROOT))));
+            Map<String, String> states = new HashMap<>();
+            query("status-service", "SELECT order_id, state FROM order_message_consume_status",
+                    row -> states.put(row.getString(1), row.getString(2)));
+            return new Observations(orders, movements, stock, ledger, balances, texts, states, deadLetters(),
                     Map.of(OrderMessaging.INVENTORY_GROUP, cancelledBeforeCreate("inventory-service"),
                             OrderMessaging.SMS_GROUP, cancelledBeforeCreate("sms-service"),
                             OrderMessaging.POINTS_GROUP, cancelledBeforeCreate("points-service")));
@@ -76,100 +100,35 @@ public final class Reconciler implements AutoCloseable {
         }
     }
 
-    private Map<String, OrderRow> orders() throws SQLException {
-        Map<String, Map<String, Long>> quantities = new HashMap<>();
-        Map<String, OrderRow> orders = new HashMap<>();
-        try (Connection connection = suite.connect("order-service"); Statement statement = connection.createStatement()) {
-            try (ResultSet items = statement.executeQuery("SELECT order_id, sku, quantity FROM order_items")) {
-                while (items.next()) {
-                    quantities.computeIfAbsent(items.getString(1), k -> new HashMap<>())
-                            .merge(items.getString(2), items.getLong(3), Long::sum);
-                }
-            }
-            try (ResultSet rows = statement.executeQuery("SELECT id, customer_id, amount, status FROM orders")) {
-                while (rows.next()) {
-                    String id = rows.getString(1);
-                    orders.put(id, new OrderRow(id, rows.getString(2), rows.getBigDecimal(3),
-                            "CANCELLED".equals(rows.getString(4)), Map.copyOf(quantities.getOrDefault(id, Map.of()))));
-                }
-            }
-        }
-        return orders;
-    }
-
-    private List<StockMovement> stockMovements() throws SQLException {
-        List<StockMovement> movements = new ArrayList<>();
-        try (Connection connection = suite.connect("inventory-service"); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT order_id, sku, kind, quantity FROM stock_movement")) {
-            while (rows.next()) {
-                movements.add(new StockMovement(rows.getString(1), rows.getString(2), rows.getString(3), rows.getLong(4)));
-            }
-        }
-        return movements;
-    }
-
-    private List<LedgerEntry> ledger() throws SQLException {
-        List<LedgerEntry> entries = new ArrayList<>();
-        try (Connection connection = suite.connect("points-service"); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT order_id, customer_id, reason, points FROM points_ledger")) {
-            while (rows.next()) {
-                entries.add(new LedgerEntry(rows.getString(1), rows.getString(2), rows.getString(3), rows.getLong(4)));
-            }
-        }
-        return entries;
-    }
-
-    private List<Text> texts() throws SQLException {
-        List<Text> texts = new ArrayList<>();
-        try (Connection connection = suite.connect("sms-service"); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT order_id, event_type FROM sms_outbox")) {
-            while (rows.next()) {
-                // sms-service stores the event type in upper case (CREATE/CANCEL)
-                texts.add(new Text(rows.getString(1), rows.getString(2).toLowerCase(java.util.Locale.ROOT)));
-            }
-        }
-        return texts;
-    }
-
     /**
      * Orders whose create the service's consumer rejected because their cancel came first
      * ({@code CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE} in idempotent-consumer).
      */
     private Set<String> cancelledBeforeCreate(String service) throws SQLException {
         Set<String> orderIds = new HashSet<>();
-        try (Connection connection = suite.connect(service); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT message_key FROM consume_record"
-                        + " WHERE outcome = 'REJECTED' AND outcome_reason = '" + CANCELLED_BEFORE_CREATE + "'")) {
-            while (rows.next()) {
-                OrderMessaging.MessageKey key = OrderMessaging.parseMessageKey(rows.getString(1));
-                if (key != null && key.eventType() == OrderEventType.CREATE) {
-                    orderIds.add(key.orderId());
-                }
-            }
-        }
+        query(service, "SELECT message_key FROM consume_record WHERE outcome = 'REJECTED' AND outcome_reason = '"
+                + CANCELLED_BEFORE_CREATE + "'", row -> {
+                    OrderMessaging.MessageKey key = OrderMessaging.parseMessageKey(row.getString(1));
+                    if (key != null && key.eventType() == OrderEventType.CREATE) {
+                        orderIds.add(key.orderId());
+                    }
+                });
         return orderIds;
     }
 
-    private Map<String, String> states() throws SQLException {
-        Map<String, String> states = new HashMap<>();
-        try (Connection connection = suite.connect("status-service"); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT order_id, state FROM order_message_consume_status")) {
+    /** Runs {@code sql} on the service's database and hands each row to {@code eachRow}. */
+    private void query(String service, String sql, RowConsumer eachRow) throws SQLException {
+        try (Connection connection = suite.connect(service); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
             while (rows.next()) {
-                states.put(rows.getString(1), rows.getString(2));
+                eachRow.accept(rows);
             }
         }
-        return states;
     }
 
-    private Map<String, Long> longs(String service, String query) throws SQLException {
-        Map<String, Long> values = new HashMap<>();
-        try (Connection connection = suite.connect(service); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(query)) {
-            while (rows.next()) {
-                values.put(rows.getString(1), rows.getLong(2));
-            }
-        }
-        return values;
+    @FunctionalInterface
+    private interface RowConsumer {
+        void accept(ResultSet row) throws SQLException;
     }
 
     /** Every entry of the groups' DLQs; a DLQ that does not exist yet has none. */
