@@ -250,6 +250,9 @@ public final class FaultSuite implements AutoCloseable {
             return;
         }
         closed = true;
+        // A run ended by a timeout arrives interrupted: clear it so the waits below (SIGTERM, then
+        // SIGKILL) still run to the end, and hand the interrupt back afterwards.
+        boolean interrupted = Thread.interrupted();
         List<ProcessHandle> services = started.stream().filter(s -> s != broker).map(ServiceProcess::handle).toList();
         try {
             ProcessTree.terminate(services, SERVICE_STOP_GRACE);
@@ -272,6 +275,9 @@ public final class FaultSuite implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException e) {
             // The JVM is shutting down: this is the hook running.
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

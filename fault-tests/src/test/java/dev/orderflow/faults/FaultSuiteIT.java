@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The fault-injection suite (issue 9) in its short profile (or the one named by
@@ -17,8 +15,8 @@ import org.junit.jupiter.api.Timeout;
  */
 class FaultSuiteIT {
 
+    /** Bounded by {@code junit.jupiter.execution.timeout.testable.method.default} (pom: {@code fault.timeout}). */
     @Test
-    @Timeout(value = 4, unit = TimeUnit.HOURS) // the long profile's bound; the short one takes minutes
     void everyOrderHasExactlyOneEffectPerConsumerUnderEveryFault() {
         Path root = Path.of(System.getProperty("orderflow.fault.root")).toAbsolutePath().normalize();
         Profile profile = Profile.named(System.getProperty("orderflow.fault.profile", "short"));
