@@ -8,8 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -19,11 +17,11 @@ import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.GroupLag;
 import dev.orderflow.rocketmq.RocketMQAdmin;
-import io.micrometer.core.instrument.Gauge;
+import dev.orderflow.status.config.PeriodicJobs;
+import dev.orderflow.status.service.SettableGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
 
 /**
@@ -41,7 +39,6 @@ import io.quarkus.scheduler.Scheduler;
 public class LagMonitor {
 
     private static final Logger LOG = Logger.getLogger(LagMonitor.class);
-    private static final String JOB = "orderflow-lag-sampler";
 
     /**
      * What GET /lag shows.
@@ -56,10 +53,9 @@ public class LagMonitor {
 
     private final RocketMQAdmin admin;
     private final LagConfig config;
-    private final MeterRegistry registry;
     private final Scheduler scheduler;
-    /** Gauge values (ages in milliseconds), held strongly: Micrometer holds gauge objects weakly. */
-    private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    /** Ages are kept in milliseconds and exported in seconds. */
+    private final SettableGauges gauges;
     private final Map<String, Deque<LagHistoryPoint>> history = new HashMap<>();
     private volatile Snapshot latest;
 
@@ -67,7 +63,7 @@ public class LagMonitor {
     public LagMonitor(RocketMQAdmin admin, LagConfig config, MeterRegistry registry, Scheduler scheduler) {
         this.admin = admin;
         this.config = config;
-        this.registry = registry;
+        this.gauges = new SettableGauges(registry);
         this.scheduler = scheduler;
         if (config.historySize() < 1) {
             throw new IllegalArgumentException("orderflow.lag.history-size must be at least 1, was "
@@ -76,15 +72,8 @@ public class LagMonitor {
     }
 
     void start(@Observes StartupEvent event) {
-        if (config.sampleInterval().isZero() || config.sampleInterval().isNegative()) {
-            LOG.info("Consumer-lag sampling is off (orderflow.lag.sample-interval=" + config.sampleInterval() + ")");
-            return;
-        }
-        scheduler.newJob(JOB)
-                .setInterval(config.sampleInterval().toString())
-                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
-                .setTask(execution -> sampleQuietly())
-                .schedule();
+        PeriodicJobs.scheduleUnlessOff(scheduler, "Consumer-lag sampling", config.sampleInterval(),
+                "orderflow.lag.sample-interval", this::sampleQuietly);
     }
 
     /** The figures of the last round, or empty when no round has succeeded yet. */
@@ -127,8 +116,9 @@ public class LagMonitor {
             groups.add(figures.withHistory(List.copyOf(points)));
             export(figures);
         }
-        gauge("orderflow.half.messages.parked", "Transactional half messages parked in TRANS_CHECK_MAX_TIME_TOPIC "
-                + "after too many check-backs (they need a manual resume)", Tags.empty(), 1).set(halfParked);
+        gauges.gauge("orderflow.half.messages.parked", "Transactional half messages parked in "
+                + "TRANS_CHECK_MAX_TIME_TOPIC after too many check-backs (they need a manual resume)", Tags.empty())
+                .set(halfParked);
         Snapshot snapshot = new Snapshot(at, false, List.copyOf(groups), halfParked);
         latest = snapshot;
         return snapshot;
@@ -136,28 +126,19 @@ public class LagMonitor {
 
     private void export(GroupLagFigures figures) {
         Tags group = Tags.of("group", figures.group());
-        gauge("orderflow.retry.depth.messages", "Messages waiting in the group's retry topic", group, 1)
+        gauges.gauge("orderflow.retry.depth.messages", "Messages waiting in the group's retry topic", group)
                 .set(figures.retryDepth());
-        gauge("orderflow.dlq.depth.messages", "Messages in the group's dead-letter queue", group, 1)
+        gauges.gauge("orderflow.dlq.depth.messages", "Messages in the group's dead-letter queue", group)
                 .set(figures.dlqDepth());
-        gauge("orderflow.consumers.online", "Consumer clients of the group connected to the broker", group, 1)
+        gauges.gauge("orderflow.consumers.online", "Consumer clients of the group connected to the broker", group)
                 .set(figures.consumersOnline());
         for (TopicLagFigures topic : figures.topics()) {
             Tags tags = group.and("topic", topic.topic());
-            gauge("orderflow.lag.messages", "Messages stored but not yet consumed by the group", tags, 1)
+            gauges.gauge("orderflow.lag.messages", "Messages stored but not yet consumed by the group", tags)
                     .set(topic.behind());
-            gauge("orderflow.lag.oldest.age.seconds", "Age of the oldest message the group has not consumed "
+            gauges.gauge("orderflow.lag.oldest.age.seconds", "Age of the oldest message the group has not consumed "
                     + "(0 when nothing is behind)", tags, 1000).set(topic.oldestUnconsumedAgeSeconds() == null ? 0
                             : Math.round(topic.oldestUnconsumedAgeSeconds() * 1000));
         }
-    }
-
-    /** The value behind a gauge; it exports {@code value / divisor} (ages are kept in milliseconds). */
-    private AtomicLong gauge(String name, String description, Tags tags, double divisor) {
-        return gauges.computeIfAbsent(name + tags, key -> {
-            AtomicLong value = new AtomicLong();
-            Gauge.builder(name, value, v -> v.get() / divisor).description(description).tags(tags).register(registry);
-            return value;
-        });
     }
 }

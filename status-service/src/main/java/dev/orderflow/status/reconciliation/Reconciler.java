@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -20,16 +18,16 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.orderflow.status.config.PeriodicJobs;
 import dev.orderflow.status.reconciliation.ReconciliationSources.OrderRow;
 import dev.orderflow.status.reconciliation.ReconciliationSources.OutcomeRow;
 import dev.orderflow.status.reconciliation.ReconciliationSources.PointsLedgerRow;
 import dev.orderflow.status.reconciliation.ReconciliationSources.SmsRow;
 import dev.orderflow.status.reconciliation.ReconciliationSources.StockMovementRow;
-import io.micrometer.core.instrument.Gauge;
+import dev.orderflow.status.service.SettableGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
 
 /**
@@ -61,36 +59,26 @@ public class Reconciler {
     static final String SMS = "sms";
 
     private static final Logger LOG = Logger.getLogger(Reconciler.class);
-    private static final String JOB = "orderflow-reconciliation";
     private static final String CANCELLED = "CANCELLED";
 
     private final ReconciliationSources sources;
     private final ReconciliationConfig config;
-    private final MeterRegistry registry;
     private final Scheduler scheduler;
     private final AtomicReference<ReconciliationReport> last = new AtomicReference<>();
-    /** Gauge values, held strongly (Micrometer holds gauge objects weakly). */
-    private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final SettableGauges gauges;
 
     @Inject
     public Reconciler(ReconciliationSources sources, ReconciliationConfig config, MeterRegistry registry,
             Scheduler scheduler) {
         this.sources = sources;
         this.config = config;
-        this.registry = registry;
+        this.gauges = new SettableGauges(registry);
         this.scheduler = scheduler;
     }
 
     void start(@Observes StartupEvent event) {
-        if (config.interval().isZero() || config.interval().isNegative()) {
-            LOG.info("Scheduled reconciliation is off (orderflow.reconciliation.interval=" + config.interval() + ")");
-            return;
-        }
-        scheduler.newJob(JOB)
-                .setInterval(config.interval().toString())
-                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
-                .setTask(execution -> runScheduled())
-                .schedule();
+        PeriodicJobs.scheduleUnlessOff(scheduler, "Scheduled reconciliation", config.interval(),
+                "orderflow.reconciliation.interval", this::runScheduled);
     }
 
     private void runScheduled() {
@@ -253,7 +241,8 @@ public class Reconciler {
         }
         if (!check.cancelled()) {
             if (!reversals.isEmpty()) {
-                check.add(FindingKind.EFFECT_WITHOUT_ORDER, POINTS, "ORDER_REVERSAL although the order is not cancelled");
+                check.add(FindingKind.EFFECT_WITHOUT_ORDER, POINTS,
+                        "ORDER_REVERSAL although the order is not cancelled");
             }
             return;
         }
@@ -283,7 +272,8 @@ public class Reconciler {
         }
         if (!check.cancelled()) {
             if (notices > 0) {
-                check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS, "cancellation text although the order is not cancelled");
+                check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS,
+                        "cancellation text although the order is not cancelled");
             }
         } else if (notices == 0 && check.cancelSettled()) {
             check.missing(SMS, "cancelled, but no cancellation text (sms_outbox CANCEL)");
@@ -298,17 +288,10 @@ public class Reconciler {
     }
 
     private void export(ReconciliationReport report) {
-        report.counts().forEach((kind, count) -> gauge("orderflow.reconciliation.findings",
+        report.counts().forEach((kind, count) -> gauges.gauge("orderflow.reconciliation.findings",
                 "Findings of the last reconciliation run, by kind", Tags.of("kind", kind.label())).set(count));
-        gauge("orderflow.reconciliation.last.run.timestamp.seconds", "When the last reconciliation run finished "
-                + "(Unix time)", Tags.empty()).set(report.ranAt().getEpochSecond());
-    }
-
-    private AtomicLong gauge(String name, String description, Tags tags) {
-        return gauges.computeIfAbsent(name + tags, key -> {
-            AtomicLong value = new AtomicLong();
-            Gauge.builder(name, value, AtomicLong::get).description(description).tags(tags).register(registry);
-            return value;
-        });
+        gauges.gauge("orderflow.reconciliation.last.run.timestamp.seconds",
+                "When the last reconciliation run finished (Unix time)", Tags.empty())
+                .set(report.ranAt().getEpochSecond());
     }
 }

@@ -10,6 +10,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -115,12 +116,12 @@ public class ReconciliationSources {
                 rs -> new OutcomeRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
     }
 
-    /** Order ids named by effects written in the window, per consumer ({@code inventory}, {@code points}, {@code sms}). */
+    /** Order ids named by the effects of {@code consumer} (inventory, points, sms) written in the window. */
     public Set<String> effectOrderIds(String consumer, Instant from, Instant to) {
-        String sql = switch (consumer) {
-            case Reconciler.INVENTORY -> "select distinct order_id from stock_movement where created_at >= ? and created_at < ?";
-            case Reconciler.POINTS -> "select distinct order_id from points_ledger where created_at >= ? and created_at < ?";
-            case Reconciler.SMS -> "select distinct order_id from sms_outbox where created_at >= ? and created_at < ?";
+        String table = switch (consumer) {
+            case Reconciler.INVENTORY -> "stock_movement";
+            case Reconciler.POINTS -> "points_ledger";
+            case Reconciler.SMS -> "sms_outbox";
             default -> throw new IllegalArgumentException("unknown consumer " + consumer);
         };
         AgroalDataSource source = switch (consumer) {
@@ -128,7 +129,8 @@ public class ReconciliationSources {
             case Reconciler.POINTS -> points;
             default -> sms;
         };
-        return new HashSet<>(query(source, sql, List.of(utc(from), utc(to)), rs -> rs.getString(1)));
+        return new HashSet<>(query(source, "select distinct order_id from " + table
+                + " where created_at >= ? and created_at < ?", List.of(utc(from), utc(to)), rs -> rs.getString(1)));
     }
 
     @FunctionalInterface
@@ -142,7 +144,7 @@ public class ReconciliationSources {
         List<T> rows = new ArrayList<>();
         for (int start = 0; start < all.size(); start += IN_CHUNK) {
             List<String> chunk = all.subList(start, Math.min(all.size(), start + IN_CHUNK));
-            String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
+            String marks = String.join(",", Collections.nCopies(chunk.size(), "?"));
             rows.addAll(query(source, String.format(sqlWithIn, marks), List.copyOf(chunk), mapper));
         }
         return rows;

@@ -152,7 +152,8 @@ class LagMonitorTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/lag").statusCode() == 200);
         long before = given().get("/lag").jsonPath().getLong(group + ".dlqDepth");
 
-        StatusBroker.deadLetter("sms_group", "LAG" + Long.toString(System.nanoTime(), 36).toUpperCase(), "system", "retries exhausted");
+        String orderId = "LAG" + Long.toString(System.nanoTime(), 36).toUpperCase();
+        StatusBroker.deadLetter("sms_group", orderId, "system", "retries exhausted");
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             JsonPath lag = given().get("/lag").jsonPath();
