@@ -1,16 +1,11 @@
 package dev.orderflow.status.lag;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
@@ -35,7 +30,7 @@ public class ParkingRocketMQ implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         Path dataDir = Path.of("target", "lag-parking-rocketmq").toAbsolutePath();
-        wipe(dataDir);
+        EmbeddedRocketMQ.deleteDataDir(dataDir);
         rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(dataDir)
                 .brokerName("broker-parking")
                 .transactionCheckMax(1));
@@ -51,22 +46,7 @@ public class ParkingRocketMQ implements QuarkusTestResourceLifecycleManager {
     @Override
     public void stop() {
         if (rocketMQ != null) {
-            Thread closer = new Thread(rocketMQ::close, "parking-rocketmq-close");
-            closer.setDaemon(true);
-            closer.start();
-        }
-    }
-
-    private static void wipe(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot wipe " + dir, e);
+            rocketMQ.closeInBackground();
         }
     }
 }
