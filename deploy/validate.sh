@@ -6,15 +6,19 @@
 #      cross-checks; every rendered object against the Kubernetes schema of its kind
 #      (kubernetes-models) plus reference checks (selectors, ports, ConfigMaps, Secrets, probes);
 #   3. tsc: the rendered objects as typed literals, which rejects unknown (misspelt) fields;
-#   4. docker compose config (or docker-compose config), where one is installed.
+#   4. docker compose config (or docker-compose config), where one is installed;
+#   5. promtool: the Prometheus alert rules in prometheus/ checked and unit-tested
+#      (prometheus/orderflow-alerts.test.yml).
 # Needs kubectl (with its built-in kustomize), Node.js and npm (registry packages pinned in
-# validate/package-lock.json, installed on first use). ~10-30 s.
+# validate/package-lock.json, installed on first use), promtool (Debian package prometheus,
+# installed by .ci/run). ~20-40 s.
 set -euo pipefail
 cd "$(dirname "$0")"
 deploy_dir=$PWD
 validate_dir=$deploy_dir/validate
 rendered_dir=$validate_dir/.generated
 command -v kubectl >/dev/null || { echo "validate: kubectl (with kustomize) is required" >&2; exit 1; }
+command -v promtool >/dev/null || { echo "validate: promtool is required (apt-get install prometheus)" >&2; exit 1; }
 
 # Dependencies: installed again only when the lock file changed.
 if ! cmp -s "$validate_dir/package-lock.json" "$validate_dir/node_modules/.package-lock.json.installed" 2>/dev/null; then
@@ -44,4 +48,7 @@ elif command -v docker-compose >/dev/null; then
 else
   echo "== validate: no docker compose CLI here; compose checked by schema only"
 fi
-echo "== validate: deploy/compose and deploy/kubernetes are valid"
+promtool check rules prometheus/orderflow-alerts.yml
+(cd prometheus && promtool test rules orderflow-alerts.test.yml)
+echo "== validate: promtool: alert rules valid and their tests pass"
+echo "== validate: deploy/compose, deploy/kubernetes and deploy/prometheus are valid"

@@ -13,7 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -188,8 +190,15 @@ public final class LocalSuite implements AutoCloseable {
     private ServiceProcess startService(ServiceSpec spec) {
         Map<String, String> properties = serviceProperties(spec, mariaDB.jdbcUrl(spec.database()), mariaDB.user(),
                 rocketMQ.nameServerAddress(), suite);
+        Map<String, String> env = new LinkedHashMap<>();
         // The password goes by environment: a command line is visible to every local user.
-        Map<String, String> env = Map.of("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
+        if (spec.name().equals("status-service")) {
+            // Reconciliation and the DLQ console read the other services' databases: this suite's.
+            properties.putAll(readOnlyDatasources(suite, mariaDB::jdbcUrl));
+            env.put("DB_READ_USER", mariaDB.user());
+            env.put("DB_READ_PASSWORD", mariaDB.password());
+        }
         return ServiceProcess.start(spec.name(),
                 ServiceProcess.javaCommand(settings.serviceJvmOptions(), properties, spec.runnerJar(settings.root())),
                 env, settings.runDir().resolve("services").resolve(spec.name()),
@@ -213,6 +222,24 @@ public final class LocalSuite implements AutoCloseable {
             // Responses link to the status service (statusUrl): the one of this suite, on its port.
             suite.stream().filter(s -> s.name().equals("status-service")).findFirst()
                     .ifPresent(status -> properties.put("order-service.status-base-url", status.url()));
+        }
+        return properties;
+    }
+
+    /**
+     * status-service's read-only named datasources ({@code order-db}, {@code inventory-db},
+     * {@code points-db}, {@code sms-db}, declared in its application.properties) pointed at the
+     * databases of the services in {@code suite} (e2e runs use {@code orderflow_e2e_*} names).
+     */
+    static Map<String, String> readOnlyDatasources(List<ServiceSpec> suite, Function<String, String> jdbcUrl) {
+        Map<String, String> datasourceOf = Map.of("order-service", "order-db", "inventory-service", "inventory-db",
+                "points-service", "points-db", "sms-service", "sms-db");
+        Map<String, String> properties = new TreeMap<>();
+        for (ServiceSpec service : suite) {
+            String datasource = datasourceOf.get(service.name());
+            if (datasource != null) {
+                properties.put("quarkus.datasource.\"" + datasource + "\".jdbc.url", jdbcUrl.apply(service.database()));
+            }
         }
         return properties;
     }

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
@@ -86,6 +87,19 @@ class LocalSuiteTest {
         assertThat(Ports.answers("127.0.0.1", port(nameServer))).as("name server stopped").isFalse();
         assertThat(ProcessHandle.current().descendants()).as("no child process left").isEmpty();
         assertThat(settings.rocketmqDir().resolve("store/commitlog")).isDirectory();
+    }
+
+    @Test
+    void statusServiceReadsTheDatabasesOfTheSuitesServices() {
+        List<ServiceSpec> suite = ServiceSpec.SUITE.stream().map(spec -> new ServiceSpec(spec.name(), spec.module(),
+                spec.port(), spec.database().replaceFirst("^orderflow_", "orderflow_e2e_"))).toList();
+
+        assertThat(LocalSuite.readOnlyDatasources(suite, database -> "jdbc:mariadb://db:3306/" + database))
+                .containsExactly(
+                        Map.entry("quarkus.datasource.\"inventory-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_inventory"),
+                        Map.entry("quarkus.datasource.\"order-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_order"),
+                        Map.entry("quarkus.datasource.\"points-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_points"),
+                        Map.entry("quarkus.datasource.\"sms-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_sms"));
     }
 
     @Test

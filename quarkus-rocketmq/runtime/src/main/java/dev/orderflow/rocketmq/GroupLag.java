@@ -1,6 +1,7 @@
 package dev.orderflow.rocketmq;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * How far a consumer group is behind, as the broker sees it. Consumers commit offsets
@@ -17,6 +18,10 @@ import java.util.List;
  *                                  this counts every dead letter still stored)
  * @param queues                    one row per queue; empty when the broker knows no offsets and no
  *                                  online consumer for the group
+ * @param oldestUnconsumedAgeMillisByTopic the oldest unconsumed age per topic, for every topic with
+ *                                  messages behind (a topic caught up is absent)
+ * @param consumersOnline           consumer clients of the group connected to the broker now; 0 when
+ *                                  none is online (lag then only grows)
  */
 public record GroupLag(
         String consumerGroup,
@@ -24,9 +29,12 @@ public record GroupLag(
         long oldestUnconsumedAgeMillis,
         long retryBacklog,
         long deadLetters,
-        List<QueueLag> queues) {
+        List<QueueLag> queues,
+        Map<String, Long> oldestUnconsumedAgeMillisByTopic,
+        int consumersOnline) {
 
     public GroupLag {
         queues = List.copyOf(queues);
+        oldestUnconsumedAgeMillisByTopic = Map.copyOf(oldestUnconsumedAgeMillisByTopic);
     }
 }

@@ -20,6 +20,21 @@ public interface RocketMQAdmin {
     GroupLag lag(String consumerGroup);
 
     /**
+     * The topic where the broker parks transactional half messages it checked back
+     * {@code transactionCheckMax} times without an answer; they need a manual resume.
+     */
+    String HALF_MESSAGES_PARKED_TOPIC = "TRANS_CHECK_MAX_TIME_TOPIC";
+
+    /**
+     * Messages stored in {@code topic} (over all its queues, from the oldest still stored to the
+     * newest), whoever consumed them; 0 when the topic does not exist. For topics nobody consumes,
+     * such as {@link #HALF_MESSAGES_PARKED_TOPIC} or a DLQ.
+     *
+     * @throws RocketMQAdminException when the broker cannot be asked
+     */
+    long topicDepth(String topic);
+
+    /**
      * Up to {@code max} messages of {@code %DLQ%<consumerGroup>}, oldest first per queue. Reading
      * does not consume them: the DLQ keeps every entry. An empty list when the group never
      * dead-lettered anything.

@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.BrokerConfig;
@@ -260,6 +262,30 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
                 LOG.warning("RocketMQ name server shutdown failed: " + e);
             }
             nameServer = null;
+        }
+    }
+
+    /**
+     * {@link #close()} on a daemon thread: a broker takes 10-20 s to stop, which a test run that is
+     * done with it need not wait for.
+     */
+    public void closeInBackground() {
+        Thread closer = new Thread(this::close, "embedded-rocketmq-close-" + options.brokerName);
+        closer.setDaemon(true);
+        closer.start();
+    }
+
+    /** Deletes {@code dataDir} and everything in it (when it exists), so that a broker starts empty. */
+    public static void deleteDataDir(Path dataDir) {
+        if (!Files.exists(dataDir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dataDir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete the RocketMQ data folder " + dataDir, e);
         }
     }
 

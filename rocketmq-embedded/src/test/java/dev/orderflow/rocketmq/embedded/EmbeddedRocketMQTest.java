@@ -3,6 +3,7 @@ package dev.orderflow.rocketmq.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,5 +58,18 @@ class EmbeddedRocketMQTest {
                 producer.shutdown();
             }
         }
+    }
+
+    @Test
+    void deleteDataDirRemovesTheFolderAndEverythingInIt() throws Exception {
+        Path dataDir = Path.of("target", "delete-data-dir-" + System.nanoTime()).toAbsolutePath();
+        Files.createDirectories(dataDir.resolve("store/commitlog"));
+        Files.writeString(dataDir.resolve("store/commitlog/00000000000000000000"), "data");
+
+        EmbeddedRocketMQ.deleteDataDir(dataDir);
+        assertThat(dataDir).doesNotExist();
+        assertThat(dataDir.getParent()).isDirectory();
+        // Nothing there: nothing to do.
+        EmbeddedRocketMQ.deleteDataDir(dataDir);
     }
 }

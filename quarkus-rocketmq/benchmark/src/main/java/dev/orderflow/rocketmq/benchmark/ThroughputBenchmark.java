@@ -1,8 +1,5 @@
 package dev.orderflow.rocketmq.benchmark;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,7 +11,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
-import java.util.stream.Stream;
 
 import jakarta.inject.Inject;
 
@@ -71,7 +67,7 @@ public class ThroughputBenchmark implements QuarkusApplication {
 
     public static void main(String... args) {
         Settings settings = Settings.fromSystemProperties();
-        deleteRecursively(settings.dataDir());
+        EmbeddedRocketMQ.deleteDataDir(settings.dataDir());
         long brokerStart = System.nanoTime();
         try (EmbeddedRocketMQ broker = EmbeddedRocketMQ.start(new EmbeddedRocketMQ.Options(settings.dataDir()))) {
             System.out.printf("broker: name server %s, broker %s, started in %d ms, data %s%n",
@@ -205,19 +201,6 @@ public class ThroughputBenchmark implements QuarkusApplication {
         }
         if (firstFailure.get() != null) {
             throw new IllegalStateException("Connector send failed", firstFailure.get());
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot wipe the benchmark broker's data " + dir, e);
         }
     }
 

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.inject.Inject;
 
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendStatus;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * Lag of a stalled consumer group, DLQ browse and re-drive to one group only. Real broker
+ * Lag of a stalled consumer group, topic depth, DLQ browse and re-drive to one group only. Real broker
  * started in-process by the extension's Dev Services.
  */
 @QuarkusTest
@@ -58,6 +60,9 @@ class RocketMQAdminTest {
                 GroupLag lag = admin.lag(LAG_GROUP);
                 assertThat(lag.messagesBehind()).isGreaterThanOrEqualTo(messages);
                 assertThat(lag.oldestUnconsumedAgeMillis()).isPositive();
+                assertThat(lag.oldestUnconsumedAgeMillisByTopic()).hasEntrySatisfying("it_lag",
+                        age -> assertThat(age).isPositive().isLessThanOrEqualTo(lag.oldestUnconsumedAgeMillis()));
+                assertThat(lag.consumersOnline()).isEqualTo(1);
                 assertThat(lag.queues().stream().filter(q -> q.topic().equals("it_lag")).mapToLong(QueueLag::behind).sum())
                         .isGreaterThanOrEqualTo(messages);
             });
@@ -70,6 +75,7 @@ class RocketMQAdminTest {
             GroupLag lag = admin.lag(LAG_GROUP);
             assertThat(lag.messagesBehind()).isZero();
             assertThat(lag.oldestUnconsumedAgeMillis()).isZero();
+            assertThat(lag.oldestUnconsumedAgeMillisByTopic()).isEmpty();
         });
         assertThat(lagChannels.consumed()).isEqualTo(consumedBefore + messages);
     }
@@ -125,6 +131,33 @@ class RocketMQAdminTest {
                 .until(() -> deadLetterChannels.otherGroupWithKey(key).size() == 1);
         assertThat(deadLetterChannels.otherGroupWithKey(key)).singleElement()
                 .satisfies(r -> assertThat(r.payload()).isEqualTo("poison " + key));
+    }
+
+    @Test
+    void groupNobodyConsumesHasNoConsumersOnlineAndNothingBehind() {
+        GroupLag lag = admin.lag(RawRocketMQ.unique("it_nobody_group"));
+        assertThat(lag.consumersOnline()).isZero();
+        assertThat(lag.messagesBehind()).isZero();
+        assertThat(lag.queues()).isEmpty();
+        assertThat(lag.oldestUnconsumedAgeMillisByTopic()).isEmpty();
+    }
+
+    @Test
+    void topicDepthCountsStoredMessagesWhetherConsumedOrNot() throws Exception {
+        String topic = RawRocketMQ.unique("it_depth");
+        assertThat(admin.topicDepth(topic)).isZero();
+        // Exists on every broker, empty unless a half message was checked back too often.
+        assertThat(admin.topicDepth(RocketMQAdmin.HALF_MESSAGES_PARKED_TOPIC)).isZero();
+        DefaultMQProducer producer = RawRocketMQ.producer();
+        try {
+            for (int i = 0; i < 3; i++) {
+                assertThat(producer.send(new org.apache.rocketmq.common.message.Message(topic,
+                        ("depth-" + i).getBytes(StandardCharsets.UTF_8))).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+            }
+        } finally {
+            producer.shutdown();
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(admin.topicDepth(topic)).isEqualTo(3));
     }
 
     /** Sends through an emitter and waits until the broker stored the message. */

@@ -1,16 +1,11 @@
 package dev.orderflow.rocketmq.it;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -37,7 +32,7 @@ public class SecondRocketMQResource implements QuarkusTestResourceLifecycleManag
     @Override
     public Map<String, String> start() {
         Path dataDir = Path.of("target", "it-second-rocketmq").toAbsolutePath();
-        wipe(dataDir);
+        EmbeddedRocketMQ.deleteDataDir(dataDir);
         rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(dataDir).brokerName("broker-second"));
         return Map.of(
                 "mp.messaging.incoming.health-in.name-server", rocketMQ.nameServerAddress(),
@@ -53,22 +48,7 @@ public class SecondRocketMQResource implements QuarkusTestResourceLifecycleManag
     @Override
     public void stop() {
         if (rocketMQ != null) {
-            Thread closer = new Thread(rocketMQ::close, "second-rocketmq-close");
-            closer.setDaemon(true);
-            closer.start();
-        }
-    }
-
-    private static void wipe(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot wipe " + dir, e);
+            rocketMQ.closeInBackground();
         }
     }
 }

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
@@ -25,6 +26,7 @@ import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
 import org.apache.rocketmq.remoting.protocol.admin.OffsetWrapper;
 import org.apache.rocketmq.remoting.protocol.admin.TopicOffset;
+import org.apache.rocketmq.remoting.protocol.body.ConsumerConnection;
 import org.apache.rocketmq.remoting.protocol.body.QueueTimeSpan;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.eclipse.microprofile.config.Config;
@@ -64,8 +66,9 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         DefaultMQAdminExt client = admin();
         ConsumeStats stats = new ConsumeStats();
         stats.getOffsetTable().putAll(consumeStats(client, consumerGroup, null));
+        ConsumerConnection connection = consumerConnection(client, consumerGroup);
         // A topic the group subscribes to but never committed an offset on is missing above.
-        for (String topic : subscribedTopics(client, consumerGroup)) {
+        for (String topic : connection.getSubscriptionTable().keySet()) {
             if (stats.getOffsetTable().keySet().stream().noneMatch(mq -> mq.getTopic().equals(topic))) {
                 stats.getOffsetTable().putAll(consumeStats(client, consumerGroup, topic));
             }
@@ -88,20 +91,27 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         }
         queues.sort(Comparator.comparing(QueueLag::topic).thenComparing(QueueLag::brokerName)
                 .thenComparingInt(QueueLag::queueId));
-        return new GroupLag(consumerGroup, stats.computeTotalDiff(), oldestUnconsumedAge(client, consumerGroup,
-                topicsBehind, queues), retryBacklog, storedMessages(client, RocketMQDeadLetters.dlqTopic(consumerGroup)),
-                queues);
+        Map<String, Long> oldestByTopic = oldestUnconsumedAgeByTopic(client, consumerGroup, topicsBehind, queues);
+        long oldest = oldestByTopic.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        return new GroupLag(consumerGroup, stats.computeTotalDiff(), oldest, retryBacklog,
+                topicDepth(client, RocketMQDeadLetters.dlqTopic(consumerGroup)), queues, oldestByTopic,
+                connection.getConnectionSet().size());
+    }
+
+    @Override
+    public long topicDepth(String topic) {
+        return topicDepth(admin(), topic);
     }
 
     /**
-     * The age of the next unconsumed message, from the broker's consume time span
+     * The age of the next unconsumed message per topic, from the broker's consume time span
      * ({@code delayTime} = now − store time of the message at the consumer offset).
      * {@code OffsetWrapper.lastTimestamp} would be the last consumed message instead.
      */
-    private long oldestUnconsumedAge(DefaultMQAdminExt client, String group, Set<String> topicsBehind,
-            List<QueueLag> queues) {
+    private static Map<String, Long> oldestUnconsumedAgeByTopic(DefaultMQAdminExt client, String group,
+            Set<String> topicsBehind, List<QueueLag> queues) {
         long now = System.currentTimeMillis();
-        long oldest = 0;
+        Map<String, Long> oldestByTopic = new TreeMap<>();
         for (String topic : topicsBehind) {
             List<QueueTimeSpan> spans;
             try {
@@ -122,10 +132,10 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
                 if (span.getMinTimeStamp() > 0) {
                     age = Math.min(age, now - span.getMinTimeStamp());
                 }
-                oldest = Math.max(oldest, age);
+                oldestByTopic.merge(topic, age, Math::max);
             }
         }
-        return oldest;
+        return oldestByTopic;
     }
 
     /** The group's consume stats, or an empty table when the broker knows nothing of it. */
@@ -148,18 +158,18 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         }
     }
 
-    /** Topics the online consumers of the group subscribe to; empty when none is online. */
-    private static Set<String> subscribedTopics(DefaultMQAdminExt client, String group) {
+    /** The group's online consumers and their subscriptions; empty when none is online. */
+    private static ConsumerConnection consumerConnection(DefaultMQAdminExt client, String group) {
         try {
-            return new LinkedHashSet<>(client.examineConsumerConnectionInfo(group).getSubscriptionTable().keySet());
+            return client.examineConsumerConnectionInfo(group);
         } catch (MQBrokerException e) {
             if (isUnknown(e.getResponseCode())) {
-                return Set.of();
+                return new ConsumerConnection();
             }
             throw new RocketMQAdminException("Cannot read the consumer connections of group " + group, e);
         } catch (MQClientException e) {
             if (isUnknown(e.getResponseCode())) {
-                return Set.of();
+                return new ConsumerConnection();
             }
             throw new RocketMQAdminException("Cannot read the consumer connections of group " + group, e);
         } catch (Exception e) {
@@ -186,7 +196,7 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         }
     }
 
-    private static long storedMessages(DefaultMQAdminExt client, String topic) {
+    private static long topicDepth(DefaultMQAdminExt client, String topic) {
         return topicOffsets(client, topic).values().stream()
                 .mapToLong(o -> Math.max(0, o.getMaxOffset() - o.getMinOffset())).sum();
     }

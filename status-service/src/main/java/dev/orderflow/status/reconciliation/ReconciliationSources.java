@@ -1,0 +1,179 @@
+package dev.orderflow.status.reconciliation;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.agroal.DataSource;
+
+/**
+ * Reads what reconciliation compares, with plain JDBC: orders (order-service's {@code orders},
+ * {@code order_items}), the consumers' effects (inventory's {@code stock_movement}, points'
+ * {@code points_ledger}, sms' {@code sms_outbox}) through the read-only named datasources, and
+ * this service's own {@code order_consumer_outcome} (a consumer that REJECTED a create owes no
+ * effect). The owning services' Flyway migrations define these tables. Instants are UTC
+ * DATETIME(3) in every database.
+ */
+@ApplicationScoped
+public class ReconciliationSources {
+
+    /** Ids per IN list: far below MariaDB's limits, few round trips. */
+    private static final int IN_CHUNK = 500;
+
+    /** An order in the window: its id, amount, status (CREATED | CANCELLED) and times. */
+    public record OrderRow(String id, BigDecimal amount, String status, Instant createdAt, Instant updatedAt) {
+    }
+
+    /** Units ordered of one SKU (lines of one SKU added up, as inventory deducts them). */
+    public record OrderedSku(String orderId, String sku, long quantity) {
+    }
+
+    /** A stock_movement row: DEDUCT (create) or RESTORE (cancel). */
+    public record StockMovementRow(String orderId, String sku, String kind, long quantity) {
+    }
+
+    /** A points_ledger row: ORDER_CREDIT (create) or ORDER_REVERSAL (cancel, negative points). */
+    public record PointsLedgerRow(String orderId, String reason, long points) {
+    }
+
+    /** An sms_outbox row: a text decided for the order's CREATE or CANCEL. */
+    public record SmsRow(String orderId, String eventType) {
+    }
+
+    /** A consumer's outcome of an order event as this service recorded it (DONE | REJECTED | DEAD_LETTERED). */
+    public record OutcomeRow(String orderId, String consumer, String eventType, String outcome) {
+    }
+
+    private final AgroalDataSource orders;
+    private final AgroalDataSource inventory;
+    private final AgroalDataSource points;
+    private final AgroalDataSource sms;
+    private final AgroalDataSource status;
+
+    @Inject
+    public ReconciliationSources(@DataSource("order-db") AgroalDataSource orders,
+            @DataSource("inventory-db") AgroalDataSource inventory, @DataSource("points-db") AgroalDataSource points,
+            @DataSource("sms-db") AgroalDataSource sms, AgroalDataSource status) {
+        this.orders = orders;
+        this.inventory = inventory;
+        this.points = points;
+        this.sms = sms;
+        this.status = status;
+    }
+
+    public List<OrderRow> ordersCreated(Instant from, Instant to) {
+        return query(orders, "select id, amount, status, created_at, updated_at from orders"
+                + " where created_at >= ? and created_at < ?", List.of(utc(from), utc(to)),
+                rs -> new OrderRow(rs.getString(1), rs.getBigDecimal(2), rs.getString(3), instant(rs, 4),
+                        instant(rs, 5)));
+    }
+
+    public List<OrderedSku> orderedSkus(Instant from, Instant to) {
+        return query(orders, "select i.order_id, i.sku, sum(i.quantity) from order_items i join orders o"
+                + " on o.id = i.order_id where o.created_at >= ? and o.created_at < ? group by i.order_id, i.sku",
+                List.of(utc(from), utc(to)), rs -> new OrderedSku(rs.getString(1), rs.getString(2), rs.getLong(3)));
+    }
+
+    /** Which of {@code orderIds} exist as orders (created at any time). */
+    public Set<String> existingOrders(Collection<String> orderIds) {
+        return new HashSet<>(queryIn(orders, "select id from orders where id in (%s)", orderIds,
+                rs -> rs.getString(1)));
+    }
+
+    public List<StockMovementRow> stockMovements(Collection<String> orderIds) {
+        return queryIn(inventory, "select order_id, sku, kind, quantity from stock_movement where order_id in (%s)",
+                orderIds, rs -> new StockMovementRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4)));
+    }
+
+    public List<PointsLedgerRow> pointsLedger(Collection<String> orderIds) {
+        return queryIn(points, "select order_id, reason, points from points_ledger where order_id in (%s)", orderIds,
+                rs -> new PointsLedgerRow(rs.getString(1), rs.getString(2), rs.getLong(3)));
+    }
+
+    public List<SmsRow> smsOutbox(Collection<String> orderIds) {
+        return queryIn(sms, "select order_id, event_type from sms_outbox where order_id in (%s)", orderIds,
+                rs -> new SmsRow(rs.getString(1), rs.getString(2)));
+    }
+
+    public List<OutcomeRow> outcomes(Collection<String> orderIds) {
+        return queryIn(status, "select order_id, consumer, event_type, outcome from order_consumer_outcome"
+                + " where order_id in (%s)", orderIds,
+                rs -> new OutcomeRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+    }
+
+    /** Order ids named by the effects of {@code consumer} (inventory, points, sms) written in the window. */
+    public Set<String> effectOrderIds(String consumer, Instant from, Instant to) {
+        String table = switch (consumer) {
+            case Reconciler.INVENTORY -> "stock_movement";
+            case Reconciler.POINTS -> "points_ledger";
+            case Reconciler.SMS -> "sms_outbox";
+            default -> throw new IllegalArgumentException("unknown consumer " + consumer);
+        };
+        AgroalDataSource source = switch (consumer) {
+            case Reconciler.INVENTORY -> inventory;
+            case Reconciler.POINTS -> points;
+            default -> sms;
+        };
+        return new HashSet<>(query(source, "select distinct order_id from " + table
+                + " where created_at >= ? and created_at < ?", List.of(utc(from), utc(to)), rs -> rs.getString(1)));
+    }
+
+    @FunctionalInterface
+    private interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private static <T> List<T> queryIn(AgroalDataSource source, String sqlWithIn, Collection<String> ids,
+            RowMapper<T> mapper) {
+        List<String> all = List.copyOf(ids);
+        List<T> rows = new ArrayList<>();
+        for (int start = 0; start < all.size(); start += IN_CHUNK) {
+            List<String> chunk = all.subList(start, Math.min(all.size(), start + IN_CHUNK));
+            String marks = String.join(",", Collections.nCopies(chunk.size(), "?"));
+            rows.addAll(query(source, String.format(sqlWithIn, marks), List.copyOf(chunk), mapper));
+        }
+        return rows;
+    }
+
+    private static <T> List<T> query(AgroalDataSource source, String sql, List<Object> params, RowMapper<T> mapper) {
+        try (Connection connection = source.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < params.size(); i++) {
+                statement.setObject(i + 1, params.get(i));
+            }
+            List<T> rows = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(mapper.map(rs));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new ReconciliationException("Reconciliation query failed: " + sql, e);
+        }
+    }
+
+    private static LocalDateTime utc(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        LocalDateTime value = rs.getObject(column, LocalDateTime.class);
+        return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    }
+}
