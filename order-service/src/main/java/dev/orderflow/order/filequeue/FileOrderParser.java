@@ -17,10 +17,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.orderflow.order.rest.CreateOrderRequest;
-import dev.orderflow.order.rest.FieldError;
 import dev.orderflow.order.rest.OrderRequests;
-import dev.orderflow.order.rest.ProblemException;
 import dev.orderflow.order.service.NewOrder;
+import dev.orderflow.rest.problem.FieldError;
+import dev.orderflow.rest.problem.ProblemException;
 
 /**
  * Turns a file's bytes into validated orders, all or nothing: any invalid part rejects the whole

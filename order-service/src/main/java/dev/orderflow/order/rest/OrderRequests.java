@@ -24,6 +24,9 @@ import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.events.Money;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.order.service.NewOrder;
+import dev.orderflow.rest.problem.FieldError;
+import dev.orderflow.rest.problem.Problem;
+import dev.orderflow.rest.problem.ProblemException;
 
 /**
  * Reads and validates request input; every rejection is a {@link ProblemException} naming the

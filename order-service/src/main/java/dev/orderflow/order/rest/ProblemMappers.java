@@ -1,20 +1,16 @@
 package dev.orderflow.order.rest;
 
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
-import java.util.Locale;
 
 import jakarta.inject.Inject;
-import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.orderflow.order.config.OrderServiceConfig;
@@ -22,11 +18,20 @@ import dev.orderflow.order.service.IdempotencyKeyReusedException;
 import dev.orderflow.order.service.OrderAlreadyCancelledException;
 import dev.orderflow.order.service.OrderNotFoundException;
 import dev.orderflow.order.service.OrderOutcomeUnknownException;
+import dev.orderflow.rest.problem.DatabaseErrors;
+import dev.orderflow.rest.problem.Problem;
+import dev.orderflow.rest.problem.ProblemResponses;
 import dev.orderflow.rocketmq.RocketMQSendException;
 import dev.orderflow.rocketmq.RocketMQTransactionRolledBackException;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 
-/** Every error response of the API as {@code application/problem+json}, never with a stack trace. */
+/**
+ * The order API's own problems (order not found or already cancelled, idempotency conflicts, broker
+ * unavailable, transaction outcomes) and its answer to unexpected errors, with the order service's
+ * Retry-After. Invalid input ({@code ProblemException}) and framework 4xx are answered by the shared
+ * {@link dev.orderflow.rest.problem.ProblemMappers}; every body is {@code application/problem+json},
+ * never with a stack trace.
+ */
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
@@ -41,11 +46,6 @@ public class ProblemMappers {
     public ProblemMappers(ObjectMapper objectMapper, OrderServiceConfig config) {
         this.objectMapper = objectMapper;
         this.retryAfterSeconds = config.messaging().retryAfterSeconds();
-    }
-
-    @ServerExceptionMapper
-    public Response invalid(ProblemException e) {
-        return respond(e.problem());
     }
 
     @ServerExceptionMapper
@@ -102,7 +102,7 @@ public class ProblemMappers {
      */
     @ServerExceptionMapper
     public Response rolledBack(RocketMQTransactionRolledBackException e) {
-        if (isDatabaseUnavailable(e)) {
+        if (DatabaseErrors.isUnavailable(e)) {
             LOG.warnf("Database unavailable at commit, transaction rolled back: %s", e.getMessage());
             return unavailable("database-unavailable", "Database unavailable",
                     "The order database is unavailable; nothing was written. Retry later.");
@@ -117,21 +117,13 @@ public class ProblemMappers {
                 "The change was rolled back; nothing was written and nothing was published."));
     }
 
-    /** Framework errors: unknown path (404), method (405), content type (415), Accept (406). */
-    @ServerExceptionMapper
-    public Response framework(WebApplicationException e) {
-        int status = e.getResponse().getStatus();
-        if (status >= 500) {
-            return unexpected(e);
-        }
-        String title = e.getResponse().getStatusInfo().getReasonPhrase();
-        String detail = status == 415 ? "Content-Type must be application/json" : title;
-        return respond(Problem.of("http-" + status, title, status, detail));
-    }
-
-    @ServerExceptionMapper
+    /**
+     * Supersedes the shared unexpected-error mapper (smaller priority value wins): the order
+     * database's wording, this service's Retry-After, and a broker failure however it arrives.
+     */
+    @ServerExceptionMapper(priority = Priorities.USER - 1)
     public Response unexpected(Throwable e) {
-        if (isDatabaseUnavailable(e)) {
+        if (DatabaseErrors.isUnavailable(e)) {
             LOG.warnf("Database unavailable, request refused: %s", e.getMessage());
             return unavailable("database-unavailable", "Database unavailable",
                     "The order database is unavailable; nothing was written. Retry later.");
@@ -144,19 +136,11 @@ public class ProblemMappers {
     }
 
     private Response unavailable(String kind, String title, String detail) {
-        return Response.fromResponse(respond(Problem.of(kind, title, 503, detail)))
-                .header("Retry-After", retryAfterSeconds)
-                .build();
+        return ProblemResponses.retryAfter(objectMapper, Problem.of(kind, title, 503, detail), retryAfterSeconds);
     }
 
     private Response respond(Problem problem) {
-        String body;
-        try {
-            body = objectMapper.writeValueAsString(problem);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A problem record always serializes", e);
-        }
-        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body).build();
+        return ProblemResponses.of(objectMapper, problem);
     }
 
     /**
@@ -168,7 +152,7 @@ public class ProblemMappers {
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof SQLException sql) {
                 return sql instanceof SQLTransactionRollbackException || sql instanceof SQLTimeoutException
-                        || sqlStateClass(sql, "40") || sql.getErrorCode() == LOCK_WAIT_TIMEOUT
+                        || DatabaseErrors.hasStateClass(sql, "40") || sql.getErrorCode() == LOCK_WAIT_TIMEOUT
                         || sql.getErrorCode() == DEADLOCK;
             }
         }
@@ -178,34 +162,5 @@ public class ProblemMappers {
             }
         }
         return false;
-    }
-
-    /**
-     * Connection refused/lost (SQLState class 08) or no connection from the pool in time.
-     *
-     * <p>Not by exception class alone: MariaDB Connector/J throws {@link SQLTransientConnectionException}
-     * for every SQLState class it does not know, e.g. {@code 45000} of a trigger's SIGNAL, and
-     * Hibernate turns that into a {@code JDBCConnectionException}; such an error is the statement's
-     * fault, not an outage.
-     */
-    static boolean isDatabaseUnavailable(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (!(c instanceof SQLException sql)) {
-                continue;
-            }
-            if (sqlStateClass(sql, "08") || sql instanceof SQLNonTransientConnectionException
-                    || (sql instanceof SQLTransientConnectionException && sql.getSQLState() == null)) {
-                return true;
-            }
-            // Agroal: "Sorry, acquisition timeout!", "Acquisition timeout while waiting for new connection".
-            if (String.valueOf(sql.getMessage()).toLowerCase(Locale.ROOT).contains("acquisition timeout")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean sqlStateClass(SQLException sql, String stateClass) {
-        return sql.getSQLState() != null && sql.getSQLState().startsWith(stateClass);
     }
 }

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.service.OrderOutcomeUnknownException;
+import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rocketmq.RocketMQTransactionRolledBackException;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 

@@ -1,19 +1,25 @@
 package dev.orderflow.rocketmq.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQSendException;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -51,5 +57,46 @@ class BasicDeliveryTest {
                     assertThat(r.keys()).containsExactly("key-" + payload, "second");
                     assertThat(r.reconsumeTimes()).isZero();
                 }));
+    }
+
+    /**
+     * A sync channel sends on one worker thread, message after message: a send that fails (here a
+     * body over the client's 4 MB limit, refused before it leaves the client) nacks only that
+     * message, and the messages emitted after it are still sent, acked and completed in order.
+     */
+    @Test
+    void failedSyncSendNacksThatMessageOnlyAndTheOnesBehindItAreSentInOrder() throws Exception {
+        String run = "sync-failure-" + System.nanoTime();
+        String oversized = "x".repeat(4 * 1024 * 1024 + 1);
+        List<String> completions = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Void>> done = List.of(new CompletableFuture<>(), new CompletableFuture<>(),
+                new CompletableFuture<>());
+        List<String> payloads = List.of(run + "-first", oversized, run + "-third");
+        List<String> names = List.of("first", "oversized", "third");
+        for (int i = 0; i < payloads.size(); i++) {
+            String name = names.get(i);
+            CompletableFuture<Void> completed = done.get(i);
+            channels.emitter("sync").send(Message.of(payloads.get(i))
+                    .withAck(() -> {
+                        completions.add("ack " + name);
+                        completed.complete(null);
+                        return CompletableFuture.completedFuture(null);
+                    })
+                    .withNack(t -> {
+                        completions.add("nack " + name);
+                        completed.completeExceptionally(t);
+                        return CompletableFuture.completedFuture(null);
+                    }));
+        }
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).handle((v, t) -> null).get(30, TimeUnit.SECONDS);
+
+        assertThat(completions).containsExactly("ack first", "nack oversized", "ack third");
+        assertThatThrownBy(done.get(1)::join).isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(RocketMQSendException.class);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(channels.received())
+                .extracting(BasicChannels.Received::payload)
+                .filteredOn(p -> p.startsWith(run))
+                .containsExactlyInAnyOrder(run + "-first", run + "-third"));
+        assertThat(channels.received()).extracting(BasicChannels.Received::payload).doesNotContain(oversized);
     }
 }

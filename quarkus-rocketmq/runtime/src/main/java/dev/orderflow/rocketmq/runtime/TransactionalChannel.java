@@ -35,6 +35,8 @@ final class TransactionalChannel implements TransactionListener {
     private final RocketMQConnectorOutgoingConfiguration config;
     private final String channel;
     private final String topic;
+    /** Read once: the generated configuration looks a value up in every config source on each call. */
+    private final String defaultTag;
     private final String producerGroup;
     private final RocketMQTransactionChecker checker;
     private final ChannelMetrics metrics;
@@ -50,6 +52,7 @@ final class TransactionalChannel implements TransactionListener {
         this.config = config;
         this.channel = config.getChannel();
         this.topic = config.getTopic().orElse(channel);
+        this.defaultTag = config.getTag().orElse(null);
         this.producerGroup = config.getProducerGroup().orElse(channel);
         this.checker = checker;
         this.metrics = new ChannelMetrics(channel);
@@ -124,7 +127,7 @@ final class TransactionalChannel implements TransactionListener {
     }
 
     String defaultTag() {
-        return config.getTag().orElse(null);
+        return defaultTag;
     }
 
     String producerGroup() {
