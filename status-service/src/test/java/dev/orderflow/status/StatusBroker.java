@@ -79,13 +79,20 @@ public final class StatusBroker {
 
     /** An entry of {@code %DLQ%<group>} as the connector writes it after the consumer gave up on the create. */
     public static void deadLetter(String consumerGroup, String orderId, String failureClass, String reason) {
-        OrderEvent event = orderEvent(OrderEventType.CREATE, orderId, Instant.now());
-        Message entry = new Message(RocketMQDeadLetters.dlqTopic(consumerGroup), event.tag(), event.messageKey(),
-                OrderEventJson.toJson(event).getBytes(StandardCharsets.UTF_8));
+        deadLetter(consumerGroup, orderId, failureClass, reason,
+                OrderEventJson.toJson(orderEvent(OrderEventType.CREATE, orderId, Instant.now())));
+    }
+
+    /** The same with the given body (e.g. one that failed to parse), keyed as the order's create. */
+    public static void deadLetter(String consumerGroup, String orderId, String failureClass, String reason, String body) {
+        Message entry = new Message(RocketMQDeadLetters.dlqTopic(consumerGroup), OrderEventType.CREATE.tag(),
+                OrderMessaging.messageKey(orderId, OrderEventType.CREATE), body.getBytes(StandardCharsets.UTF_8));
         Map.of(RocketMQDeadLetters.FAILURE_CLASS, failureClass,
                 RocketMQDeadLetters.FAILURE_REASON, reason,
                 RocketMQDeadLetters.ATTEMPTS, "17",
-                RocketMQDeadLetters.DEAD_LETTERED_AT, Long.toString(System.currentTimeMillis()))
+                RocketMQDeadLetters.DEAD_LETTERED_AT, Long.toString(System.currentTimeMillis()),
+                RocketMQDeadLetters.ORIGIN_TOPIC, OrderMessaging.TOPIC,
+                RocketMQDeadLetters.ORIGIN_MESSAGE_ID, "origin-" + orderId)
                 .forEach(entry::putUserProperty);
         send(entry);
     }

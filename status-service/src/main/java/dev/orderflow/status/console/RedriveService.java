@@ -196,10 +196,11 @@ public class RedriveService {
         byte[] newBody = request.correctedBody == null ? null : request.correctedBody.getBytes(StandardCharsets.UTF_8);
         try {
             request.sentMessageId = admin.redrive(request.consumerGroup, letter, newBody);
-        } catch (RocketMQAdminException e) {
+        } catch (RocketMQAdminException | IllegalArgumentException e) {
+            // Not stored by the broker, or an entry that cannot be re-driven (no origin topic): FAILED, audited.
             LOG.warnf("Re-drive request %d of %s to %s failed: %s", request.id, request.dlqMessageId,
                     request.consumerGroup, e.getMessage());
-            fail(request, actor, "the broker did not take the message: " + e.getMessage());
+            fail(request, actor, "not re-driven: " + e.getMessage());
             return;
         }
         request.status = RedriveStatus.SENT;
