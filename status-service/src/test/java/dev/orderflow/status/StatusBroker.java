@@ -11,6 +11,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageAccessor;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import dev.orderflow.order.events.ConsumerReport;
@@ -90,10 +91,11 @@ public final class StatusBroker {
         Map.of(RocketMQDeadLetters.FAILURE_CLASS, failureClass,
                 RocketMQDeadLetters.FAILURE_REASON, reason,
                 RocketMQDeadLetters.ATTEMPTS, "17",
-                RocketMQDeadLetters.DEAD_LETTERED_AT, Long.toString(System.currentTimeMillis()),
-                RocketMQDeadLetters.ORIGIN_TOPIC, OrderMessaging.TOPIC,
-                RocketMQDeadLetters.ORIGIN_MESSAGE_ID, "origin-" + orderId)
+                RocketMQDeadLetters.DEAD_LETTERED_AT, Long.toString(System.currentTimeMillis()))
                 .forEach(entry::putUserProperty);
+        // RocketMQ's own names (the broker sets them on a DLQ entry): not user properties. Re-drive needs the origin.
+        MessageAccessor.putProperty(entry, RocketMQDeadLetters.ORIGIN_TOPIC, OrderMessaging.TOPIC);
+        MessageAccessor.putProperty(entry, RocketMQDeadLetters.ORIGIN_MESSAGE_ID, "origin-" + orderId);
         send(entry);
     }
 

@@ -6,10 +6,11 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.orderflow.rest.problem.Problem;
+import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.rest.problem.ProblemMappers;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -24,11 +25,12 @@ public class AdminSecurityProblems {
     /** Realm named in the Basic challenge; the same as the embedded realm's (hashes depend on it). */
     public static final String REALM = "orderflow-admin";
 
-    private final ObjectMapper objectMapper;
+    /** Writes the problem bodies exactly as every other error of the API (one home for the format). */
+    private final ProblemMappers problems;
 
     @Inject
     public AdminSecurityProblems(ObjectMapper objectMapper) {
-        this.objectMapper = objectMapper;
+        this.problems = new ProblemMappers(objectMapper);
     }
 
     @ServerExceptionMapper
@@ -43,24 +45,14 @@ public class AdminSecurityProblems {
 
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException e) {
-        return respond(Problem.of("forbidden", "Forbidden", 403, "your roles do not allow this action"), null);
+        return problems.problem(new ProblemException(Problem.of("forbidden", "Forbidden", 403,
+                "your roles do not allow this action")));
     }
 
     private Response unauthorized(String detail) {
-        return respond(Problem.of("unauthorized", "Unauthorized", 401, detail), "Basic realm=\"" + REALM + "\"");
-    }
-
-    private Response respond(Problem problem, String challenge) {
-        String body;
-        try {
-            body = objectMapper.writeValueAsString(problem);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A problem record always serializes", e);
-        }
-        Response.ResponseBuilder response = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body);
-        if (challenge != null) {
-            response.header(HttpHeaders.WWW_AUTHENTICATE, challenge);
-        }
-        return response.build();
+        return Response.fromResponse(problems.problem(new ProblemException(
+                Problem.of("unauthorized", "Unauthorized", 401, detail))))
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"" + REALM + "\"")
+                .build();
     }
 }

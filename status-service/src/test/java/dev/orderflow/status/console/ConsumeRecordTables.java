@@ -1,10 +1,14 @@
 package dev.orderflow.status.console;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -12,9 +16,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * The consumers' {@code consume_record} table in the test databases behind the read-only
- * datasources {@code inventory-db}, {@code points-db}, {@code sms-db} (real MariaDB). Only the
- * columns come from here: the idempotent-consumer migration
- * {@code db/migration/common/V1_0__consume_record.sql} is the source of truth.
+ * datasources {@code inventory-db}, {@code points-db}, {@code sms-db} (real MariaDB), created from
+ * the idempotent-consumer migration {@code db/migration/common/V1_0__consume_record.sql} itself,
+ * the source of truth (no copy of its columns here).
  */
 public class ConsumeRecordTables implements QuarkusTestResourceLifecycleManager {
 
@@ -25,26 +29,31 @@ public class ConsumeRecordTables implements QuarkusTestResourceLifecycleManager 
             "sms", "orderflow_status_test_sms");
 
     private static final String SERVER = "jdbc:mariadb://127.0.0.1:3306/";
+    /** The source of truth of consume_record (shipped in the idempotent-consumer jar). */
+    private static final String PIPELINE_MIGRATION = "db/migration/common/V1_0__consume_record.sql";
 
     @Override
     public Map<String, String> start() {
+        List<String> statements = pipelineTables();
         for (String database : DATABASES.values()) {
             execute(SERVER, List.of("CREATE DATABASE IF NOT EXISTS " + database));
-            execute(SERVER + database, List.of("""
-                    CREATE TABLE IF NOT EXISTS consume_record (
-                        id             BIGINT       NOT NULL AUTO_INCREMENT,
-                        consumer_group VARCHAR(128) NOT NULL,
-                        message_key    VARCHAR(255) NOT NULL,
-                        msg_id         VARCHAR(128) NULL,
-                        outcome        VARCHAR(16)  NOT NULL,
-                        outcome_reason VARCHAR(1024) NULL,
-                        processed_at   DATETIME(3)  NOT NULL,
-                        PRIMARY KEY (id),
-                        CONSTRAINT uk_consume_record_group_key UNIQUE (consumer_group, message_key),
-                        INDEX ix_consume_record_processed_at (processed_at)
-                    ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4"""));
+            execute(SERVER + database, statements);
         }
         return Map.of();
+    }
+
+    /** The CREATE TABLE statements of the pipeline's own migration, made idempotent. */
+    private static List<String> pipelineTables() {
+        try (InputStream in = ConsumeRecordTables.class.getClassLoader().getResourceAsStream(PIPELINE_MIGRATION)) {
+            if (in == null) {
+                throw new IllegalStateException(PIPELINE_MIGRATION + " not on the test classpath (idempotent-consumer)");
+            }
+            String script = new String(in.readAllBytes(), StandardCharsets.UTF_8).replaceAll("(?m)^--.*$", "");
+            return Arrays.stream(script.split(";")).map(String::strip).filter(sql -> sql.startsWith("CREATE TABLE "))
+                    .map(sql -> sql.replaceFirst("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS ")).toList();
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read " + PIPELINE_MIGRATION, e);
+        }
     }
 
     @Override

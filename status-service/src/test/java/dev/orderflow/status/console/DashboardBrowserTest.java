@@ -61,9 +61,9 @@ class DashboardBrowserTest {
     @BeforeAll
     static void startBrowser() throws IOException {
         // A missing browser is a failure, never a skip: the prerequisite is in the README and .ci/run.
-        assertThat(new File(CHROMIUM)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMIUM).canExecute();
+        assertThat(new File(CHROMIUM)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMIUM).isExecutable();
         assertThat(new File(CHROMEDRIVER)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMEDRIVER)
-                .canExecute();
+                .isExecutable();
         profile = Files.createTempDirectory("orderflow-dashboard-chromium");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
@@ -112,7 +112,9 @@ class DashboardBrowserTest {
                 || !browser.findElements(By.id("lag-svg")).isEmpty());
 
         logIn(OPERATOR);
-        browser.findElement(By.cssSelector("a[data-dlq-consumer='inventory']")).click();
+        // The DLQ table loads after the login answer: wait for its link into the console.
+        await().atMost(UI).ignoreExceptions().untilAsserted(
+                () -> browser.findElement(By.cssSelector("a[data-dlq-consumer='inventory']")).click());
         WebElement entry = await().atMost(UI).ignoreExceptions().until(
                 () -> browser.findElement(By.cssSelector("tr[data-dlq-message-id='" + dlqMessageId + "']")), e -> true);
         entry.findElement(By.cssSelector("input.select")).click();

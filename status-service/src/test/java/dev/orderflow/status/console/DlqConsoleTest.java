@@ -93,6 +93,25 @@ class DlqConsoleTest {
     }
 
     @Test
+    void everyAdminEndpointInTheOpenApiDocumentRefusesAnonymousCalls() {
+        // Catches an /admin resource added without @RolesAllowed (the realm alone protects nothing).
+        Map<String, Map<String, Object>> paths = given().queryParam("format", "json").get("/q/openapi").then()
+                .statusCode(200).extract().jsonPath().getMap("paths");
+        List<String> adminPaths = paths.keySet().stream().filter(p -> p.startsWith("/admin")).sorted().toList();
+        assertThat(adminPaths).contains("/admin/dlq", "/admin/audit", "/admin/redrive-requests/{id}/approve");
+        for (String path : adminPaths) {
+            String concrete = path.replaceAll("\\{[^}]+}", "1");
+            for (String method : paths.get(path).keySet()) {
+                if (method.equals("parameters")) {
+                    continue;
+                }
+                given().contentType(ContentType.JSON).body("{}").request(method.toUpperCase(), concrete).then()
+                        .statusCode(401);
+            }
+        }
+    }
+
+    @Test
     void anInventoryRedriveNeedsASecondPersonAndReachesInventoryGroupOnlyWithAFreshAttemptCount() {
         TopicProbe inventoryGroup = TopicProbe.ofGroup(OrderMessaging.INVENTORY_GROUP, OrderMessaging.TOPIC);
         TopicProbe otherGroup = TopicProbe.of(OrderMessaging.TOPIC);
