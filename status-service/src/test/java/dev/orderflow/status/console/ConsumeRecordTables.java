@@ -12,15 +12,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-
 /**
  * The consumers' {@code consume_record} table in the test databases behind the read-only
  * datasources {@code inventory-db}, {@code points-db}, {@code sms-db} (real MariaDB), created from
  * the idempotent-consumer migration {@code db/migration/common/V1_0__consume_record.sql} itself,
  * the source of truth (no copy of its columns here).
  */
-public class ConsumeRecordTables implements QuarkusTestResourceLifecycleManager {
+public final class ConsumeRecordTables {
 
     /** Test database of each consumer, as in %test of application.properties. */
     static final Map<String, String> DATABASES = Map.of(
@@ -32,14 +30,20 @@ public class ConsumeRecordTables implements QuarkusTestResourceLifecycleManager 
     /** The source of truth of consume_record (shipped in the idempotent-consumer jar). */
     private static final String PIPELINE_MIGRATION = "db/migration/common/V1_0__consume_record.sql";
 
-    @Override
-    public Map<String, String> start() {
+    private ConsumeRecordTables() {
+    }
+
+    /**
+     * Creates what is missing. Called before the tests rather than as a test resource: the
+     * application reads these tables only per request, and the same resource set as the other
+     * status tests lets every test class share one application start.
+     */
+    static synchronized void ensure() {
         List<String> statements = pipelineTables();
         for (String database : DATABASES.values()) {
             execute(SERVER, List.of("CREATE DATABASE IF NOT EXISTS " + database));
             execute(SERVER + database, statements);
         }
-        return Map.of();
     }
 
     /** The CREATE TABLE statements of the pipeline's own migration, made idempotent. */
@@ -54,11 +58,6 @@ public class ConsumeRecordTables implements QuarkusTestResourceLifecycleManager 
         } catch (IOException e) {
             throw new IllegalStateException("Cannot read " + PIPELINE_MIGRATION, e);
         }
-    }
-
-    @Override
-    public void stop() {
-        // Rows are keyed by unique order ids; the tables stay for the next run.
     }
 
     /** What the consumer's pipeline writes once its effect committed. */

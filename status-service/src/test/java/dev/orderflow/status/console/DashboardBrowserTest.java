@@ -45,7 +45,6 @@ import io.quarkus.test.junit.QuarkusTest;
  */
 @QuarkusTest
 @WithTestResource(StatusTopics.class)
-@WithTestResource(ConsumeRecordTables.class)
 class DashboardBrowserTest {
 
     private static final String CHROMIUM = "/usr/bin/chromium";
@@ -60,6 +59,7 @@ class DashboardBrowserTest {
 
     @BeforeAll
     static void startBrowser() throws IOException {
+        ConsumeRecordTables.ensure();
         // A missing browser is a failure, never a skip: the prerequisite is in the README and .ci/run.
         assertThat(new File(CHROMIUM)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMIUM).isExecutable();
         assertThat(new File(CHROMEDRIVER)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMEDRIVER)

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.testing.TopicProbe;
@@ -42,11 +43,15 @@ import io.restassured.path.json.JsonPath;
  */
 @QuarkusTest
 @WithTestResource(StatusTopics.class)
-@WithTestResource(ConsumeRecordTables.class)
 class DlqConsoleTest {
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
+
+    @BeforeAll
+    static void consumerTables() {
+        ConsumeRecordTables.ensure();
+    }
 
     static String newOrderId() {
         return "DLQ" + Long.toString(System.currentTimeMillis(), 36).toUpperCase() + "-" + SEQUENCE.incrementAndGet();
