@@ -11,6 +11,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageAccessor;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import dev.orderflow.order.events.ConsumerReport;
@@ -79,14 +80,22 @@ public final class StatusBroker {
 
     /** An entry of {@code %DLQ%<group>} as the connector writes it after the consumer gave up on the create. */
     public static void deadLetter(String consumerGroup, String orderId, String failureClass, String reason) {
-        OrderEvent event = orderEvent(OrderEventType.CREATE, orderId, Instant.now());
-        Message entry = new Message(RocketMQDeadLetters.dlqTopic(consumerGroup), event.tag(), event.messageKey(),
-                OrderEventJson.toJson(event).getBytes(StandardCharsets.UTF_8));
+        deadLetter(consumerGroup, orderId, failureClass, reason,
+                OrderEventJson.toJson(orderEvent(OrderEventType.CREATE, orderId, Instant.now())));
+    }
+
+    /** The same with the given body (e.g. one that failed to parse), keyed as the order's create. */
+    public static void deadLetter(String consumerGroup, String orderId, String failureClass, String reason, String body) {
+        Message entry = new Message(RocketMQDeadLetters.dlqTopic(consumerGroup), OrderEventType.CREATE.tag(),
+                OrderMessaging.messageKey(orderId, OrderEventType.CREATE), body.getBytes(StandardCharsets.UTF_8));
         Map.of(RocketMQDeadLetters.FAILURE_CLASS, failureClass,
                 RocketMQDeadLetters.FAILURE_REASON, reason,
                 RocketMQDeadLetters.ATTEMPTS, "17",
                 RocketMQDeadLetters.DEAD_LETTERED_AT, Long.toString(System.currentTimeMillis()))
                 .forEach(entry::putUserProperty);
+        // RocketMQ's own names (the broker sets them on a DLQ entry): not user properties. Re-drive needs the origin.
+        MessageAccessor.putProperty(entry, RocketMQDeadLetters.ORIGIN_TOPIC, OrderMessaging.TOPIC);
+        MessageAccessor.putProperty(entry, RocketMQDeadLetters.ORIGIN_MESSAGE_ID, "origin-" + orderId);
         send(entry);
     }
 

@@ -26,11 +26,13 @@ public final class TopicProbe {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final DefaultMQPushConsumer consumer;
 
-    private TopicProbe(String nameServer, String topic) {
-        consumer = new DefaultMQPushConsumer("test_probe_" + Math.abs(topic.hashCode()) + "_" + System.nanoTime());
+    private TopicProbe(String nameServer, String consumerGroup, String topic) {
+        consumer = new DefaultMQPushConsumer(consumerGroup);
         consumer.setNamesrvAddr(nameServer);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setInstanceName("probe-" + topic.replace('%', '_'));
+        consumer.setInstanceName("probe-" + consumerGroup.replace('%', '_') + "-" + topic.replace('%', '_'));
+        // Finds topics created after it started (e.g. the group's %RETRY% topic on a first re-drive) within a second.
+        consumer.setPollNameServerInterval(1000);
         try {
             consumer.subscribe(topic, "*");
             consumer.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
@@ -45,11 +47,22 @@ public final class TopicProbe {
 
     /** The probe of {@code topic} on the application's broker (Dev Services or configured). */
     public static TopicProbe of(String topic) {
-        return PROBES.computeIfAbsent(topic, t -> {
-            TopicProbe probe = new TopicProbe(nameServer(), t);
-            Runtime.getRuntime().addShutdownHook(new Thread(probe.consumer::shutdown));
-            return probe;
-        });
+        return PROBES.computeIfAbsent(topic, t -> start("test_probe_" + Math.abs(t.hashCode()) + "_" + System.nanoTime(), t));
+    }
+
+    /**
+     * A probe that consumes {@code topic} as {@code consumerGroup} itself, so it also receives what
+     * is sent to that group only ({@code %RETRY%<group>}, e.g. a re-drive from its DLQ). Use it only
+     * where no real consumer of that group runs in the test JVM: it would share their messages.
+     */
+    public static TopicProbe ofGroup(String consumerGroup, String topic) {
+        return PROBES.computeIfAbsent(consumerGroup + "@" + topic, k -> start(consumerGroup, topic));
+    }
+
+    private static TopicProbe start(String consumerGroup, String topic) {
+        TopicProbe probe = new TopicProbe(nameServer(), consumerGroup, topic);
+        Runtime.getRuntime().addShutdownHook(new Thread(probe.consumer::shutdown));
+        return probe;
     }
 
     /** The name server address the application under test uses. */
@@ -73,11 +86,12 @@ public final class TopicProbe {
     }
 
     /** One received message. */
-    public record Received(String msgId, String keys, String tags, String body, Map<String, String> properties) {
+    public record Received(String msgId, String keys, String tags, String body, Map<String, String> properties,
+            int reconsumeTimes) {
 
         static Received of(MessageExt m) {
             return new Received(m.getMsgId(), m.getKeys(), m.getTags(), new String(m.getBody(), StandardCharsets.UTF_8),
-                    Map.copyOf(m.getProperties()));
+                    Map.copyOf(m.getProperties()), m.getReconsumeTimes());
         }
 
         public String property(String name) {

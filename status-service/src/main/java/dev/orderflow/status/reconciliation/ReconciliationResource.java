@@ -22,6 +22,7 @@ import dev.orderflow.rest.problem.FieldError;
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
 import dev.orderflow.status.rest.ApiTime;
+import dev.orderflow.status.security.AdminRoles;
 
 /**
  * {@code /admin/reconciliation}: run a reconciliation now (operator, approver) or read the last
@@ -53,7 +54,7 @@ public class ReconciliationResource {
     }
 
     @POST
-    @RolesAllowed({ "operator", "approver" })
+    @RolesAllowed({ AdminRoles.OPERATOR, AdminRoles.APPROVER })
     @Operation(summary = "Reconcile orders created in [from, to) against every consumer's effects now",
             description = "from/to: ISO-8601 instants; defaults: the last orderflow.reconciliation.window (24 h). "
                     + "400 when from is not before to or the window exceeds orderflow.reconciliation.max-window.")
@@ -73,7 +74,7 @@ public class ReconciliationResource {
     }
 
     @GET
-    @RolesAllowed({ "viewer", "operator", "approver" })
+    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
     @Operation(summary = "The last reconciliation report of this instance", description = "404 when none ran yet.")
     public ReportBody last() {
         return reconciler.lastReport().map(ReportBody::of).orElseThrow(() -> new ProblemException(Problem.of(

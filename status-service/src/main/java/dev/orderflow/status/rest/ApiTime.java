@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** Instants as the API writes them: ISO-8601 UTC, always with milliseconds ({@code 2026-11-29T07:00:00.120Z}). */
+/** Instants as the APIs write them (status and DLQ console): ISO-8601 UTC, always with milliseconds ({@code 2026-11-29T07:00:00.120Z}). */
 public final class ApiTime {
 
     // Instant.toString() drops the fraction when it is zero; clients rely on a fixed shape.

@@ -1,0 +1,122 @@
+package dev.orderflow.status.console;
+
+import java.util.List;
+import java.util.Locale;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.status.security.AdminRoles;
+import io.quarkus.security.identity.SecurityIdentity;
+
+/**
+ * The DLQ console's API (HTTP Basic; roles in {@link AdminRoles}). Reads admit every role;
+ * requesting a re-drive needs {@code operator}, approving or rejecting {@code approver}.
+ */
+@Path("/admin")
+@Produces(MediaType.APPLICATION_JSON)
+public class DlqConsoleResource {
+
+    private static final int DEFAULT_MAX = 50;
+    private static final int DEFAULT_LIMIT = 100;
+
+    private final DeadLetterQueues queues;
+    private final RedriveService redrives;
+    private final ConsoleConfig config;
+    private final SecurityIdentity identity;
+
+    DlqConsoleResource(DeadLetterQueues queues, RedriveService redrives, ConsoleConfig config, SecurityIdentity identity) {
+        this.queues = queues;
+        this.redrives = redrives;
+        this.config = config;
+        this.identity = identity;
+    }
+
+    @GET
+    @Path("/dlq")
+    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    public List<DeadLetterQueueView> deadLetterQueues() {
+        return queues.queues();
+    }
+
+    @GET
+    @Path("/dlq/{consumer}/messages")
+    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    public List<DeadLetterView> deadLetters(@PathParam("consumer") String consumer, @QueryParam("max") String max) {
+        return queues.messages(consumer, bounded("max", max, DEFAULT_MAX, config.browseLimit()));
+    }
+
+    @POST
+    @Path("/dlq/{consumer}/redrive-requests")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(AdminRoles.OPERATOR)
+    public Response requestRedrive(@PathParam("consumer") String consumer, RedriveRequestInput input) {
+        return Response.status(Response.Status.CREATED).entity(redrives.request(consumer, input, user())).build();
+    }
+
+    @POST
+    @Path("/redrive-requests/{id}/approve")
+    @RolesAllowed(AdminRoles.APPROVER)
+    public RedriveRequestView approve(@PathParam("id") long id) {
+        return redrives.approve(id, user());
+    }
+
+    @POST
+    @Path("/redrive-requests/{id}/reject")
+    @RolesAllowed(AdminRoles.APPROVER)
+    public RedriveRequestView reject(@PathParam("id") long id, @QueryParam("comment") String comment) {
+        return redrives.reject(id, user(), comment);
+    }
+
+    @GET
+    @Path("/redrive-requests")
+    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    public List<RedriveRequestView> redriveRequests(@QueryParam("status") String status,
+            @QueryParam("limit") String limit) {
+        RedriveStatus wanted = null;
+        if (status != null && !status.isBlank()) {
+            try {
+                wanted = RedriveStatus.valueOf(status.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw ProblemException.badRequest("status", "one of " + List.of(RedriveStatus.values()));
+            }
+        }
+        return redrives.list(wanted, bounded("limit", limit, DEFAULT_LIMIT, config.auditLimit()));
+    }
+
+    @GET
+    @Path("/audit")
+    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    public List<AuditEntryView> audit(@QueryParam("limit") String limit) {
+        return redrives.audit(bounded("limit", limit, DEFAULT_LIMIT, config.auditLimit()));
+    }
+
+    private String user() {
+        return identity.getPrincipal().getName();
+    }
+
+    private static int bounded(String field, String value, int fallback, int max) {
+        if (value == null || value.isBlank()) {
+            return Math.min(fallback, max);
+        }
+        int parsed;
+        try {
+            parsed = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest(field, "an integer from 1 to " + max);
+        }
+        if (parsed < 1 || parsed > max) {
+            throw ProblemException.badRequest(field, "an integer from 1 to " + max);
+        }
+        return parsed;
+    }
+}

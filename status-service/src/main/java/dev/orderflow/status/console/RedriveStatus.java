@@ -1,0 +1,13 @@
+package dev.orderflow.status.console;
+
+/** Where a re-drive request stands. */
+public enum RedriveStatus {
+    /** Requested; waits for an approver other than the requester. */
+    PENDING_APPROVAL,
+    /** Sent to the consumer group's retry topic. */
+    SENT,
+    /** An approver said no; nothing was sent. */
+    REJECTED,
+    /** Approved (or needing no approval) but the broker did not take it, or the DLQ entry was gone. */
+    FAILED
+}

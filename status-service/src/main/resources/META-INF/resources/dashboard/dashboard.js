@@ -1,0 +1,238 @@
+// orderflow status dashboard: plain JS, no build step, no CDN. Public data (orders, lag) is read
+// without credentials; the admin parts (DLQ console, re-drive requests, reconciliation) use HTTP
+// Basic credentials entered in the form and kept in memory only (gone on reload).
+'use strict';
+
+const STATES = ['PENDING', 'FAILED', 'COMPLETED', 'CANCELLED'];
+const RECENT_ORDERS = 30;
+const REFRESH_MS = 5000;
+let credentials = null; // {user, header}
+let consoleConsumer = null;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  Object.entries(attrs || {}).forEach(([k, v]) => {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('data-')) node.setAttribute(k, v);
+    else node[k] = v;
+  });
+  children.flat().forEach((c) => node.append(c instanceof Node ? c : document.createTextNode(c == null ? '' : String(c))));
+  return node;
+}
+
+function say(id, text, ok) {
+  const p = $(id);
+  p.textContent = text || '';
+  p.classList.toggle('ok', !!ok);
+}
+
+async function problemText(response) {
+  try {
+    const p = await response.json();
+    return `${response.status} ${p.title || ''}: ${p.detail || ''}`;
+  } catch (e) {
+    return `${response.status} ${response.statusText}`;
+  }
+}
+
+async function api(path, options) {
+  const headers = Object.assign({ Accept: 'application/json' }, (options && options.headers) || {});
+  if (credentials) headers.Authorization = credentials.header;
+  return fetch(path, Object.assign({}, options, { headers }));
+}
+
+// --- Recent orders: a colour matrix of per-consumer flags (GET /orders/status, one call per state) ---
+async function loadOrders() {
+  try {
+    const pages = await Promise.all(STATES.map(async (state) => {
+      const r = await fetch(`/orders/status?state=${state}&page=0&size=${RECENT_ORDERS}`);
+      if (!r.ok) throw new Error(await problemText(r));
+      return (await r.json()).orders;
+    }));
+    const orders = pages.flat().sort((a, b) => (b.createdAt || '').localeCompare(a.createdAt || '')).slice(0, RECENT_ORDERS);
+    const consumers = [...new Set(orders.flatMap((o) => Object.keys(o.consumers)))];
+    $('orders-table').tHead.replaceChildren(el('tr', {}, el('th', {}, 'order'), el('th', {}, 'state'),
+      el('th', {}, 'created'), consumers.map((c) => el('th', {}, c)), el('th', {}, 'failure')));
+    $('orders-table').tBodies[0].replaceChildren(...orders.map((o) => el('tr', { 'data-order-id': o.orderId },
+      el('td', {}, o.orderId),
+      el('td', {}, el('span', { class: `cell state-${o.state}` }, o.state)),
+      el('td', {}, o.createdAt),
+      consumers.map((c) => el('td', { 'data-consumer': c, class: `cell state-${o.consumers[c] || 'PENDING'}`,
+        title: `${c}: ${o.consumers[c] || 'PENDING'}` }, o.consumers[c] || '')),
+      el('td', {}, o.failure ? `${o.failure.consumer} ${o.failure.class}: ${o.failure.reason}` : ''))));
+    $('orders-updated').textContent = `(${orders.length}, ${new Date().toISOString()})`;
+    say('orders-message', orders.length ? '' : 'no orders yet');
+  } catch (e) {
+    say('orders-message', `orders not available: ${e.message}`);
+  }
+}
+
+// --- Lag per group over time (GET /lag; 404 until the lag sampler exists) ---
+async function loadLag() {
+  let body;
+  try {
+    const r = await fetch('/lag');
+    if (!r.ok) {
+      $('lag-chart').replaceChildren();
+      say('lag-message', r.status === 404 ? 'lag not available' : `lag not available (${r.status})`);
+      return;
+    }
+    body = await r.json();
+  } catch (e) {
+    say('lag-message', `lag not available (${e.message})`);
+    return;
+  }
+  say('lag-message', body.stale ? `stale: measured at ${body.measuredAt}` : '', !body.stale);
+  $('lag-chart').replaceChildren(lagChart(body.groups || []));
+}
+
+function lagChart(groups) {
+  const W = 640, H = 200, PAD = 32;
+  const colours = ['#1565c0', '#c62828', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f'];
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('width', W); svg.setAttribute('height', H + 20 * groups.length);
+  svg.setAttribute('id', 'lag-svg');
+  const points = groups.flatMap((g) => (g.history || []).map((h) => ({ t: Date.parse(h.at), v: h.behind })));
+  const t0 = Math.min(...points.map((p) => p.t)), t1 = Math.max(...points.map((p) => p.t));
+  const vmax = Math.max(1, ...points.map((p) => p.v));
+  const x = (t) => PAD + (t1 > t0 ? (t - t0) / (t1 - t0) : 1) * (W - 2 * PAD);
+  const y = (v) => H - PAD + 8 - (v / vmax) * (H - PAD - 8);
+  const add = (name, attrs, text) => {
+    const n = document.createElementNS(ns, name);
+    Object.entries(attrs).forEach(([k, v]) => n.setAttribute(k, v));
+    if (text != null) n.textContent = text;
+    svg.append(n);
+  };
+  add('line', { x1: PAD, y1: y(0), x2: W - PAD, y2: y(0), stroke: '#999' });
+  add('text', { x: 2, y: y(vmax) + 4 }, String(vmax));
+  add('text', { x: 2, y: y(0) }, '0');
+  groups.forEach((g, i) => {
+    const colour = colours[i % colours.length];
+    const pts = (g.history || []).map((h) => `${x(Date.parse(h.at)).toFixed(1)},${y(h.behind).toFixed(1)}`).join(' ');
+    if (pts) add('polyline', { points: pts, fill: 'none', stroke: colour, 'stroke-width': 2, 'data-group': g.group });
+    add('text', { x: PAD, y: H + 16 + 20 * i, fill: colour },
+      `${g.group}: behind ${g.behind}, oldest ${g.oldestUnconsumedAgeSeconds}s, retry ${g.retryDepth}, DLQ ${g.dlqDepth}, online ${g.consumersOnline}`);
+  });
+  return svg;
+}
+
+// --- Admin parts ---
+function setLoggedIn(user, password) {
+  credentials = user ? { user, header: 'Basic ' + btoa(`${user}:${password}`) } : null;
+  $('login-status').textContent = user ? `logged in as ${user}` : 'not logged in (admin parts hidden)';
+  $('logout-button').hidden = !user;
+  ['login-user', 'login-password', 'login-button'].forEach((id) => { $(id).hidden = !!user; });
+  document.querySelectorAll('.admin').forEach((s) => s.classList.toggle('locked', !user));
+  if (!user) {
+    $('console').hidden = true;
+    consoleConsumer = null;
+    ['dlq-table', 'requests-table'].forEach((id) => $(id).tBodies[0].replaceChildren());
+    $('reconciliation-result').replaceChildren();
+  }
+}
+
+async function login(event) {
+  event.preventDefault();
+  const user = $('login-user').value.trim(), password = $('login-password').value;
+  const r = await fetch('/admin/dlq', { headers: { Authorization: 'Basic ' + btoa(`${user}:${password}`), Accept: 'application/json' } });
+  if (!r.ok) {
+    $('login-status').textContent = `login failed: ${await problemText(r)}`;
+    return;
+  }
+  $('login-password').value = '';
+  setLoggedIn(user, password);
+  await refreshAdmin();
+}
+
+async function refreshAdmin() {
+  if (!credentials) return;
+  await Promise.all([loadDlq(), loadRequests(), loadReconciliation(), consoleConsumer ? loadConsole() : null]);
+}
+
+async function loadDlq() {
+  const r = await api('/admin/dlq');
+  if (!r.ok) { say('dlq-message', await problemText(r)); return; }
+  say('dlq-message', '');
+  $('dlq-table').tBodies[0].replaceChildren(...(await r.json()).map((q) => el('tr', { 'data-consumer': q.consumer },
+    el('td', {}, q.consumer), el('td', {}, q.group), el('td', { class: 'depth' }, q.depth),
+    el('td', {}, q.approvalRequired ? 'second person' : 'none'),
+    el('td', {}, el('a', { href: `#console/${q.consumer}`, 'data-dlq-consumer': q.consumer }, 'open console')))));
+}
+
+async function loadConsole() {
+  $('console').hidden = false;
+  $('console-consumer').textContent = consoleConsumer;
+  const r = await api(`/admin/dlq/${encodeURIComponent(consoleConsumer)}/messages?max=50`);
+  if (!r.ok) { say('console-message', await problemText(r)); return; }
+  $('console-table').tBodies[0].replaceChildren(...(await r.json()).map((m) => el('tr', { 'data-dlq-message-id': m.dlqMessageId, 'data-message-key': m.messageKey || '' },
+    el('td', {}, el('input', { type: 'checkbox', class: 'select', value: m.dlqMessageId })),
+    el('td', {}, m.messageKey), el('td', {}, m.failureClass), el('td', {}, m.failureReason), el('td', {}, m.deadLetteredAt),
+    el('td', {}, m.attempts), el('td', {}, m.alreadyConsumed == null ? 'unknown' : (m.alreadyConsumed ? 'yes, already consumed' : 'no')),
+    el('td', { class: 'body' }, m.body))));
+}
+
+async function requestRedrive() {
+  const ids = [...document.querySelectorAll('#console-table input.select:checked')].map((c) => c.value);
+  if (!ids.length) { say('console-message', 'select at least one entry'); return; }
+  const body = { dlqMessageIds: ids, comment: $('redrive-comment').value || null };
+  if ($('redrive-body').value.trim()) body.correctedBody = $('redrive-body').value;
+  const r = await api(`/admin/dlq/${encodeURIComponent(consoleConsumer)}/redrive-requests`,
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (!r.ok) { say('console-message', await problemText(r)); return; }
+  const created = await r.json();
+  say('console-message', created.map((c) => `request ${c.id}: ${c.status}`).join(', '), true);
+  $('redrive-body').value = '';
+  await refreshAdmin();
+}
+
+async function loadRequests() {
+  const r = await api('/admin/redrive-requests?limit=50');
+  if (!r.ok) { say('requests-message', await problemText(r)); return; }
+  $('requests-table').tBodies[0].replaceChildren(...(await r.json()).map((q) => el('tr', { 'data-request-id': q.id },
+    el('td', {}, q.id), el('td', {}, q.consumer), el('td', {}, q.messageKey),
+    el('td', { class: 'request-status' }, q.status), el('td', {}, q.requestedBy),
+    el('td', {}, q.approvedBy || q.rejectedBy || ''), el('td', {}, q.comment || q.failure || ''),
+    el('td', {}, q.status === 'PENDING_APPROVAL'
+      ? [el('button', { type: 'button', class: 'approve', onclick: () => decide(q.id, 'approve') }, 'Approve'),
+        el('button', { type: 'button', class: 'reject', onclick: () => decide(q.id, 'reject') }, 'Reject')]
+      : ''))));
+}
+
+async function decide(id, action) {
+  const r = await api(`/admin/redrive-requests/${id}/${action}`, { method: 'POST' });
+  say('requests-message', r.ok ? `request ${id}: ${(await r.json()).status}` : await problemText(r), r.ok);
+  await refreshAdmin();
+}
+
+async function loadReconciliation() {
+  const target = $('reconciliation-result');
+  const r = await api('/admin/reconciliation');
+  if (r.status === 404) { target.replaceChildren(el('p', {}, 'no reconciliation result yet')); return; }
+  if (!r.ok) { target.replaceChildren(el('p', { class: 'message' }, await problemText(r))); return; }
+  const rec = await r.json();
+  target.replaceChildren(
+    el('p', {}, `ran at ${rec.ranAt} over ${rec.from} .. ${rec.to}: ${rec.ordersChecked} orders checked, ${(rec.findings || []).length} findings`),
+    el('p', {}, Object.entries(rec.counts || {}).map(([k, v]) => `${k}: ${v}`).join(', ')),
+    el('table', { id: 'reconciliation-findings' }, el('tbody', {}, (rec.findings || []).map((f) =>
+      el('tr', {}, el('td', {}, f.kind), el('td', {}, f.consumer), el('td', {}, f.orderId), el('td', {}, f.detail))))));
+}
+
+function route() {
+  const m = location.hash.match(/^#console\/(.+)$/);
+  consoleConsumer = m ? decodeURIComponent(m[1]) : null;
+  if (!consoleConsumer) $('console').hidden = true;
+  if (credentials && consoleConsumer) loadConsole();
+}
+
+$('login-form').addEventListener('submit', login);
+$('logout-button').addEventListener('click', () => setLoggedIn(null));
+$('request-redrive').addEventListener('click', requestRedrive);
+window.addEventListener('hashchange', route);
+setLoggedIn(null);
+route();
+loadOrders();
+loadLag();
+setInterval(() => { loadOrders(); loadLag(); }, REFRESH_MS);

@@ -1,0 +1,159 @@
+package dev.orderflow.status.console;
+
+import static dev.orderflow.status.console.ConsoleClient.APPROVER;
+import static dev.orderflow.status.console.ConsoleClient.OPERATOR;
+import static dev.orderflow.status.console.ConsoleClient.VIEWER;
+import static dev.orderflow.status.console.ConsoleClient.as;
+import static dev.orderflow.status.console.ConsoleClient.awaitEntry;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.status.StatusBroker;
+import dev.orderflow.status.StatusTopics;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The dashboard in a real headless Chromium (Debian's {@code chromium} + {@code chromium-driver},
+ * driven by Selenium) against the running status service, real in-process RocketMQ (Dev Services)
+ * and real MariaDB: the page shows an order placed through the service's inputs, and an operator
+ * requests a re-drive that a different approver approves, both through the page.
+ */
+@QuarkusTest
+@WithTestResource(StatusTopics.class)
+class DashboardBrowserTest {
+
+    private static final String CHROMIUM = "/usr/bin/chromium";
+    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+    private static final Duration UI = Duration.ofSeconds(20);
+
+    private static WebDriver browser;
+    private static Path profile;
+
+    @TestHTTPResource("/dashboard/")
+    URL dashboard;
+
+    @BeforeAll
+    static void startBrowser() throws IOException {
+        ConsumeRecordTables.ensure();
+        // A missing browser is a failure, never a skip: the prerequisite is in the README and .ci/run.
+        assertThat(new File(CHROMIUM)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMIUM).isExecutable();
+        assertThat(new File(CHROMEDRIVER)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMEDRIVER)
+                .isExecutable();
+        profile = Files.createTempDirectory("orderflow-dashboard-chromium");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--user-data-dir=" + profile);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterAll
+    static void stopBrowser() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (profile != null) {
+            try (Stream<Path> files = Files.walk(profile)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    @Test
+    void showsAPlacedOrderAndAnOperatorAndAnotherApproverRedriveThroughThePage() {
+        String orderId = DlqConsoleTest.newOrderId();
+        StatusBroker.sendCreate(orderId);
+        StatusBroker.done(orderId, OrderEventType.CREATE, "sms");
+        StatusBroker.deadLetter(OrderMessaging.INVENTORY_GROUP, orderId, "system", "connection refused");
+        String key = OrderMessaging.messageKey(orderId, OrderEventType.CREATE);
+        String dlqMessageId = (String) awaitEntry("inventory", key).get("dlqMessageId");
+
+        browser.get(dashboard.toString());
+        // The order's row, with its per-consumer flags as colours (refreshed every 5 s).
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            WebElement row = browser.findElement(By.cssSelector("tr[data-order-id='" + orderId + "']"));
+            assertThat(row.findElement(By.cssSelector("td[data-consumer='sms']")).getAttribute("class"))
+                    .contains("state-DONE");
+            assertThat(row.findElement(By.cssSelector("td[data-consumer='inventory']")).getAttribute("class"))
+                    .contains("state-DEAD_LETTERED");
+        });
+        // No lag sampler in this service yet (GET /lag answers 404): the page says so instead of failing.
+        await().atMost(UI).until(() -> browser.findElement(By.id("lag-message")).getText().contains("lag not available")
+                || !browser.findElements(By.id("lag-svg")).isEmpty());
+
+        logIn(OPERATOR);
+        // The DLQ table loads after the login answer: wait for its link into the console.
+        await().atMost(UI).ignoreExceptions().untilAsserted(
+                () -> browser.findElement(By.cssSelector("a[data-dlq-consumer='inventory']")).click());
+        WebElement entry = await().atMost(UI).ignoreExceptions().until(
+                () -> browser.findElement(By.cssSelector("tr[data-dlq-message-id='" + dlqMessageId + "']")), e -> true);
+        entry.findElement(By.cssSelector("input.select")).click();
+        browser.findElement(By.id("redrive-comment")).sendKeys("database is back");
+        browser.findElement(By.id("request-redrive")).click();
+        await().atMost(UI).until(() -> browser.findElement(By.id("console-message")).getText().contains("PENDING_APPROVAL"));
+        long requestId = requestOf(dlqMessageId);
+        WebElement pending = browser.findElement(By.cssSelector("tr[data-request-id='" + requestId + "']"));
+        assertThat(pending.findElement(By.className("request-status")).getText()).isEqualTo("PENDING_APPROVAL");
+        browser.findElement(By.id("logout-button")).click();
+
+        logIn(APPROVER);
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> browser
+                .findElement(By.cssSelector("tr[data-request-id='" + requestId + "'] button.approve")).click());
+        await().atMost(UI).ignoreExceptions().until(() -> browser
+                .findElement(By.cssSelector("tr[data-request-id='" + requestId + "'] .request-status")).getText()
+                .equals("SENT"));
+
+        Map<String, Object> sent = as(VIEWER).queryParam("status", "SENT").get("/admin/redrive-requests").then()
+                .statusCode(200).extract().jsonPath().getMap("find { it.id == " + requestId + " }");
+        assertThat(sent).containsEntry("requestedBy", OPERATOR).containsEntry("approvedBy", APPROVER)
+                .containsEntry("dlqMessageId", dlqMessageId).containsEntry("comment", "database is back");
+        assertThat((String) sent.get("sentMessageId")).isNotBlank();
+    }
+
+    private void logIn(String user) {
+        await().atMost(UI).until(() -> browser.findElement(By.id("login-user")).isDisplayed());
+        browser.findElement(By.id("login-user")).clear();
+        browser.findElement(By.id("login-user")).sendKeys(user);
+        browser.findElement(By.id("login-password")).sendKeys(user + "-secret");
+        browser.findElement(By.id("login-button")).click();
+        await().atMost(UI).until(() -> browser.findElement(By.id("login-status")).getText().equals("logged in as " + user));
+    }
+
+    /** The id of the (only) re-drive request of that DLQ entry. */
+    private static long requestOf(String dlqMessageId) {
+        List<Integer> ids = as(VIEWER).get("/admin/redrive-requests").then().statusCode(200).extract().jsonPath()
+                .getList("findAll { it.dlqMessageId == '" + dlqMessageId + "' }.id");
+        assertThat(ids).hasSize(1);
+        return ids.get(0);
+    }
+}
