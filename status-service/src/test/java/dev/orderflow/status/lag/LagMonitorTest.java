@@ -41,6 +41,8 @@ import io.restassured.path.json.JsonPath;
 class LagMonitorTest {
 
     private static final String GROUP = "status_test_lag_group";
+    /** Monitored in %test, and no test ever consumes as it (other tests of this app use the real groups). */
+    private static final String IDLE_GROUP = "status_test_idle_group";
     private static final String TOPIC = "status_test_lag_topic";
     private static final int MESSAGES = 5;
     private static final String ISO_MILLIS = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
@@ -54,13 +56,15 @@ class LagMonitorTest {
         assertThat(lag.getMap("$")).doesNotContainKey("stale");
         assertThat(lag.getList("groups.group", String.class)).containsExactly("inventory_group", "sms_group",
                 "points_group", "status_group", "status_report_group", "status_dlq_inventory", "status_dlq_sms",
-                "status_dlq_points", GROUP);
+                "status_dlq_points", GROUP, IDLE_GROUP);
         // This service's own order-events consumer is connected.
         assertThat(lag.getInt("groups.find { it.group == 'status_group' }.consumersOnline")).isEqualTo(1);
-        // Nobody consumes as inventory_group in this test: nothing online, nothing behind.
-        Map<String, Object> inventory = lag.getMap("groups.find { it.group == 'inventory_group' }");
-        assertThat(inventory).containsEntry("consumersOnline", 0).containsEntry("behind", 0)
+        // A group nobody consumes as: nothing online, nothing behind.
+        Map<String, Object> idle = lag.getMap("groups.find { it.group == '" + IDLE_GROUP + "' }");
+        assertThat(idle).containsEntry("consumersOnline", 0).containsEntry("behind", 0)
                 .containsEntry("oldestUnconsumedAgeSeconds", null).containsKeys("retryDepth", "dlqDepth", "topics");
+        assertThat(lag.getMap("groups.find { it.group == 'inventory_group' }"))
+                .containsKeys("behind", "oldestUnconsumedAgeSeconds", "retryDepth", "dlqDepth", "consumersOnline", "topics", "history");
         List<String> at = lag.getList("groups.find { it.group == 'status_group' }.history.at", String.class);
         assertThat(at).hasSizeGreaterThanOrEqualTo(3).allMatch(a -> a.matches(ISO_MILLIS));
         assertThat(at).isSortedAccordingTo((a, b) -> Instant.parse(a).compareTo(Instant.parse(b)));
