@@ -19,7 +19,8 @@ public record FuzzCase(String endpoint, String label, RawRequest request, Expect
         PROBLEM,
         /**
          * Refused by the HTTP layer before the application sees it (malformed request line or headers,
-         * a body over {@code quarkus.http.limits.max-body-size}): any 4xx, the body need not be a problem.
+         * a body over {@code quarkus.http.limits.max-body-size}): any 4xx, the body need not be a problem;
+         * or the connection closed without an answer (how Vert.x refuses broken body framing).
          */
         HTTP_LAYER_4XX,
         /**
