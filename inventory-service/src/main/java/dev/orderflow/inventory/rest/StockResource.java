@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import dev.orderflow.inventory.service.InventoryService;
 import dev.orderflow.rest.problem.FieldError;
@@ -86,6 +87,10 @@ public class StockResource {
         JsonNode root;
         try {
             root = strictReader.readTree(body);
+        } catch (MismatchedInputException e) {
+            // Only trailing data ends here; Jackson's message would name its own classes.
+            errors.add(new FieldError("body", "must be one JSON object, without trailing data"));
+            return -1;
         } catch (JsonProcessingException e) {
             errors.add(new FieldError("body", "is not JSON: " + e.getOriginalMessage()));
             return -1;
