@@ -34,7 +34,7 @@ class StockApiFuzzTest {
 
     private static final String VALID_STOCK = "{\"available\":100}";
     private static final FuzzCorpus.JsonBodySpec STOCK_BODY = new FuzzCorpus.JsonBodySpec(VALID_STOCK, Set.of(),
-            false, 0, 1_048_576);
+            false, 0, 65_536);
 
     @Test
     void hostileInputsAreRejectedWithProblemsAndNothingIsWritten() {

@@ -198,7 +198,7 @@ class OrderApiFuzzTest {
      */
     private static List<byte[]> idempotencyKeys() {
         List<byte[]> values = new ArrayList<>();
-        for (String value : List.of("x".repeat(129), "has space", "tab\there", "a\"b", "x".repeat(5_000))) {
+        for (String value : List.of("x".repeat(129), "has space", "tab\there", "x".repeat(5_000))) {
             values.add(value.getBytes(StandardCharsets.ISO_8859_1));
         }
         for (String value : List.of("ключ", "\uD83D\uDE00", "caf\u00e9")) {

@@ -49,10 +49,13 @@ public final class HostileValues {
     /** Lone surrogates: not well-formed UTF-16, cannot be encoded in UTF-8. */
     public static final List<String> LONE_SURROGATES = List.of("x\uD800", "\uDC00y", "\uDBFF");
 
-    /** JSON numbers out of every sane range (each text exactly as sent). */
+    /**
+     * JSON numbers out of every sane range (each text exactly as sent): beyond a long, or with
+     * more decimals than any money or quantity field takes.
+     */
     public static final List<String> HUGE_NUMBERS = List.of(
             "1e400", "-1e400", "123456789012345678901234567890123456789", "-99999999999999999999",
-            "9223372036854775808", "2147483648", "1E-400", "0.0000000000000000000000001");
+            "9223372036854775808", "1E-400", "0.0000000000000000000000001");
 
     /** Invalid UTF-8 byte sequences. */
     public static final List<byte[]> INVALID_UTF8 = List.of(
