@@ -74,6 +74,23 @@ public final class SlowClients implements AutoCloseable {
         return sockets;
     }
 
+    /**
+     * Sends {@code request} {@code times} times and throws unless every answer has
+     * {@code expectedStatus} and came within {@code bound}: the service still serves normal clients.
+     */
+    public static void assertAnswersPromptly(RawHttp http, RawRequest request, int expectedStatus, int times,
+            Duration bound) throws IOException {
+        for (int i = 0; i < times; i++) {
+            long start = System.nanoTime();
+            RawResponse answer = http.exchange(request);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            if (answer.status() != expectedStatus || took.compareTo(bound) > 0) {
+                throw new AssertionError("request " + (i + 1) + " of " + times + ": status " + answer.status()
+                        + " after " + took.toMillis() + " ms, expected " + expectedStatus + " within " + bound);
+            }
+        }
+    }
+
     @Override
     public void close() {
         for (Socket socket : open) {
