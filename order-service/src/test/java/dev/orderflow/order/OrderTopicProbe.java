@@ -56,6 +56,11 @@ public final class OrderTopicProbe {
         return received.stream().filter(r -> key.equals(r.keys())).toList();
     }
 
+    /** The distinct KEYS of every message received so far. */
+    public java.util.Set<String> keys() {
+        return received.stream().map(Received::keys).collect(java.util.stream.Collectors.toSet());
+    }
+
     /** Messages whose body mentions {@code text} (e.g. a test's unique customer id). */
     public List<Received> mentioning(String text) {
         return received.stream().filter(r -> r.body().contains(text)).toList();

@@ -13,9 +13,13 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import dev.orderflow.inventory.service.InventoryService;
 import dev.orderflow.rest.problem.FieldError;
@@ -36,12 +40,16 @@ public class StockResource {
     static final long MAX_AVAILABLE = 1_000_000_000_000L;
 
     private final InventoryService inventory;
-    private final ObjectMapper objectMapper;
+    private final ObjectReader strictReader;
 
     @Inject
     public StockResource(InventoryService inventory, ObjectMapper objectMapper) {
         this.inventory = inventory;
-        this.objectMapper = objectMapper;
+        // Trailing data ({"available":1}}) and repeated keys ({"available":1,"available":2}) are not one
+        // unambiguous JSON object: refuse them instead of reading the first value or the last key.
+        this.strictReader = objectMapper.reader()
+                .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     }
 
     @GET
@@ -78,7 +86,11 @@ public class StockResource {
         }
         JsonNode root;
         try {
-            root = objectMapper.readTree(body);
+            root = strictReader.readTree(body);
+        } catch (MismatchedInputException e) {
+            // Only trailing data ends here; Jackson's message would name its own classes.
+            errors.add(new FieldError("body", "must be one JSON object, without trailing data"));
+            return -1;
         } catch (JsonProcessingException e) {
             errors.add(new FieldError("body", "is not JSON: " + e.getOriginalMessage()));
             return -1;

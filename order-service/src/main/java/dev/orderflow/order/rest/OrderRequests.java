@@ -1,6 +1,9 @@
 package dev.orderflow.order.rest;
 
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -17,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.type.LogicalType;
 
@@ -52,10 +57,32 @@ public class OrderRequests {
         // Integers must be JSON integers: no "2" and no 2.5 silently becoming 2.
         strict.coercionConfigFor(LogicalType.Integer).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
         strict.coercionConfigFor(LogicalType.Integer).setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
+        // Text must be JSON strings: no 7, 0.001 or true silently becoming "7", "0.001", "true".
+        for (CoercionInputShape scalar : new CoercionInputShape[] {CoercionInputShape.Integer, CoercionInputShape.Float,
+                CoercionInputShape.Boolean}) {
+            strict.coercionConfigFor(LogicalType.Textual).setCoercion(scalar, CoercionAction.Fail);
+        }
         this.createOrderReader = strict.readerFor(CreateOrderRequest.class)
                 .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                // {"customerId":"A","customerId":"B"} is ambiguous (parsers differ on which wins): refuse it.
+                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                 .without(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+    }
+
+    /**
+     * The raw body of {@code POST /orders} as a validated order. Bytes that are not UTF-8 are a 400:
+     * a lenient decoder would turn them into U+FFFD and store text the client never sent.
+     */
+    public NewOrder parseCreateOrder(byte[] body) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            throw ProblemException.badRequest("body", "is not valid UTF-8");
+        }
+        return parseCreateOrder(text);
     }
 
     /** The body of {@code POST /orders} as a validated order. */
@@ -76,8 +103,12 @@ public class OrderRequests {
         } catch (JsonParseException e) {
             throw ProblemException.badRequest("body", "malformed JSON at line " + e.getLocation().getLineNr()
                     + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+        } catch (MismatchedInputException e) {
+            // Jackson's own message names Java types (java.lang.Integer, CreateOrderRequest): not for clients.
+            throw ProblemException.badRequest(path(e), e.getMessage().startsWith("Trailing token")
+                    ? "trailing data after the JSON object" : "wrong type: expected " + jsonType(e.getTargetType()));
         } catch (JsonMappingException e) {
-            throw ProblemException.badRequest(path(e), "wrong type: " + e.getOriginalMessage());
+            throw ProblemException.badRequest(path(e), "wrong type or invalid value");
         } catch (JsonProcessingException e) {
             throw ProblemException.badRequest("body", "unreadable JSON: " + e.getOriginalMessage());
         }
@@ -200,7 +231,44 @@ public class OrderRequests {
             errors.add(new FieldError(field, "must be at most " + maxLength + " characters"));
             return false;
         }
+        if (hasLoneSurrogate(value)) {
+            // Not Unicode text: it cannot be stored as UTF-8 and would come back as '?'.
+            errors.add(new FieldError(field, "must be valid Unicode text (no lone surrogates)"));
+            return false;
+        }
         return true;
+    }
+
+    /** How a client would name the JSON type a Java type is read from. */
+    private static String jsonType(Class<?> type) {
+        if (type == null) {
+            return "another JSON type";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "an integer";
+        }
+        if (Number.class.isAssignableFrom(type)) {
+            return "a number or a decimal string";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        return "an object";
+    }
+
+    private static boolean hasLoneSurrogate(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The JSON path of a mapping error: {@code items[0].quantity}. */

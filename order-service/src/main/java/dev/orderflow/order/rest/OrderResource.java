@@ -61,7 +61,7 @@ public class OrderResource {
     @APIResponse(responseCode = "503", description = "Broker or database unavailable, or a transient rollback: nothing "
             + "written; or the commit outcome is not known yet (problem type outcome-unknown, naming the order; the "
             + "broker's check-back settles it). See Retry-After")
-    public Response create(String body,
+    public Response create(byte[] body,
             @Parameter(description = "Client-chosen key making retries safe (1-128 visible ASCII characters)")
             @HeaderParam(IDEMPOTENCY_KEY_HEADER) String idempotencyKey) {
         String key = requests.idempotencyKey(idempotencyKey);

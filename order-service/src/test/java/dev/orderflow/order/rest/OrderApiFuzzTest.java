@@ -1,0 +1,214 @@
+package dev.orderflow.order.rest;
+
+import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.HTTP_LAYER_4XX;
+import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.MAY_ACCEPT;
+import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.PROBLEM;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.orderflow.order.OrderDatabase;
+import dev.orderflow.order.OrderTopicProbe;
+import dev.orderflow.rest.fuzz.FuzzCase;
+import dev.orderflow.rest.fuzz.FuzzCorpus;
+import dev.orderflow.rest.fuzz.FuzzRun;
+import dev.orderflow.rest.fuzz.HostileValues;
+import dev.orderflow.rest.fuzz.RawHttp;
+import dev.orderflow.rest.fuzz.RawRequest;
+import dev.orderflow.rest.fuzz.RawResponse;
+import dev.orderflow.rest.fuzz.SlowClients;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+
+/**
+ * Hostile clients against every public endpoint of the order API (the rest-fuzz corpus, seeded):
+ * each bad input gets a 4xx problem body without a stack trace or class names, nothing is written
+ * (row counts) and nothing is sent (order_topic, read by a plain consumer), and the service still
+ * answers. Real MariaDB (orderflow_order_test) and the in-process RocketMQ broker (Dev Services).
+ */
+@QuarkusTest
+class OrderApiFuzzTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String VALID_ORDER = "{\"customerId\":\"FUZZ-C\",\"phone\":\"+819012345678\","
+            + "\"items\":[{\"sku\":\"FUZZ-SKU\",\"quantity\":2,\"unitPrice\":\"12.50\"}]}";
+    private static final FuzzCorpus.JsonBodySpec ORDER_BODY = new FuzzCorpus.JsonBodySpec(VALID_ORDER,
+            Set.of("customerId", "items[0].sku"), true, 65_536, 1_048_576);
+
+    @Test
+    void hostileInputsAreRejectedWithProblemsAndNothingIsWrittenOrSent() throws Exception {
+        FuzzCorpus corpus = new FuzzCorpus(FuzzCorpus.DEFAULT_SEED);
+        List<FuzzCase> cases = new ArrayList<>();
+        cases.addAll(corpus.jsonBody("POST /orders", "POST", "/orders", ORDER_BODY, 800).stream()
+                .filter(c -> c.expectation() != MAY_ACCEPT).toList());
+        cases.addAll(corpus.contentTypes("POST /orders", "POST", "/orders", VALID_ORDER));
+        cases.addAll(corpus.headerValues("POST /orders", "POST", "/orders", VALID_ORDER, "Idempotency-Key",
+                idempotencyKeys(), PROBLEM));
+        cases.addAll(corpus.headerValues("POST /orders", "POST", "/orders", VALID_ORDER, "Idempotency-Key",
+                List.of(new byte[] {1}, "key\u007f".getBytes(StandardCharsets.US_ASCII), "a\u0000b".getBytes(
+                        StandardCharsets.US_ASCII)), HTTP_LAYER_4XX));
+        cases.addAll(corpus.wrongMethods("POST /orders", "/orders", Set.of("GET", "POST")));
+        cases.addAll(corpus.malformedHttp("POST /orders", "POST", "/orders", VALID_ORDER));
+        cases.addAll(corpus.pathSegment("POST /orders/{id}/cancel", "POST", "/orders/{}/cancel"));
+        cases.addAll(corpus.wrongMethods("POST /orders/{id}/cancel", "/orders/NO-SUCH-ORDER/cancel", Set.of("POST")));
+        cases.addAll(corpus.pathSegment("GET /orders/{id}", "GET", "/orders/{}"));
+        cases.addAll(corpus.wrongMethods("GET /orders/{id}", "/orders/NO-SUCH-ORDER", Set.of("GET")));
+        cases.addAll(corpus.queryParameter("GET /orders", "/orders", "customerId=FUZZ-C", "page",
+                FuzzCorpus.badIntegers(0, Integer.MAX_VALUE), PROBLEM));
+        cases.addAll(corpus.queryParameter("GET /orders", "/orders", "customerId=FUZZ-C", "size",
+                FuzzCorpus.badIntegers(1, 100), PROBLEM));
+        cases.addAll(corpus.queryParameter("GET /orders", "/orders", "", "customerId",
+                List.of("", " ", "\t", "x".repeat(65), "x".repeat(3_000)), PROBLEM));
+
+        String before = createOrder("FUZZ-BEFORE-" + UUID.randomUUID());
+        await().atMost(Duration.ofSeconds(30)).until(() -> !OrderTopicProbe.get().withKey(before + ":create").isEmpty());
+        long orders = OrderDatabase.count("select count(*) from orders");
+        long lines = OrderDatabase.count("select count(*) from order_items");
+        Set<String> keys = new HashSet<>(OrderTopicProbe.get().keys());
+
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10))).send(cases);
+
+        // A sentinel order sent after the fuzz inputs: once its message is visible, a message of
+        // any accepted fuzz input (committed before it) would be visible too.
+        String after = createOrder("FUZZ-AFTER-" + UUID.randomUUID());
+        await().atMost(Duration.ofSeconds(30)).until(() -> !OrderTopicProbe.get().withKey(after + ":create").isEmpty());
+        run.printAndVerify();
+        assertThat(OrderDatabase.count("select count(*) from orders")).isEqualTo(orders + 1);
+        assertThat(OrderDatabase.count("select count(*) from order_items")).isEqualTo(lines + 1);
+        Set<String> newKeys = new HashSet<>(OrderTopicProbe.get().keys());
+        newKeys.removeAll(keys);
+        assertThat(newKeys).containsExactly(after + ":create");
+        assertThat(run.tallies().get("POST /orders").inputs()).isGreaterThanOrEqualTo(1_000);
+        assertThat(run.inputs()).isEqualTo(cases.size());
+        assertStillUp();
+    }
+
+    /**
+     * SQL/script text and unicode edge cases in the free-text fields (customerId, sku): stored and
+     * returned exactly as sent, or rejected with a problem; never a 5xx.
+     */
+    @Test
+    void hostileTextIsStoredVerbatimOrRejected() {
+        FuzzCorpus corpus = new FuzzCorpus(FuzzCorpus.DEFAULT_SEED);
+        List<FuzzCase> cases = new ArrayList<>(corpus.jsonBody("POST /orders (free text)", "POST", "/orders",
+                ORDER_BODY, 0).stream().filter(c -> c.expectation() == MAY_ACCEPT).toList());
+        List<String> hostile = new ArrayList<>(HostileValues.SQL_AND_SCRIPT);
+        hostile.addAll(HostileValues.UNICODE);
+        cases.addAll(corpus.queryParameter("GET /orders (free text)", "/orders", "", "customerId", hostile,
+                MAY_ACCEPT));
+
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)))
+                .send(cases, OrderApiFuzzTest::storedAsSent);
+
+        run.printAndVerify();
+        assertThat(run.inputs()).isEqualTo(cases.size());
+        assertStillUp();
+    }
+
+    /**
+     * Clients that never finish: half a body then close, half a body then silence, headers
+     * trickled a byte at a time. None holds a worker thread (the body is read by the event loop
+     * before the resource runs), so normal requests are still answered promptly.
+     */
+    @Test
+    void slowAndPartialBodiesDoNotStopTheService() throws Exception {
+        String customerId = "FUZZ-SLOW-" + UUID.randomUUID();
+        RawRequest create = RawRequest.of("POST", "/orders",
+                List.of(RawRequest.Header.of("Content-Type", "application/json")),
+                VALID_ORDER.replace("FUZZ-C", customerId));
+        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10));
+        int inputs = 0;
+        try (SlowClients slow = new SlowClients(http)) {
+            for (int i = 0; i < 20; i++, inputs++) {
+                slow.halfBodyThenClose(create);
+            }
+            List<Socket> stalled = new ArrayList<>();
+            for (int i = 0; i < 250; i++, inputs++) {
+                stalled.add(slow.halfBodyThenStall(create));
+            }
+            List<Socket> trickling = slow.trickle(create, 20, Duration.ofMillis(100), Duration.ofSeconds(3));
+            inputs += trickling.size();
+
+            SlowClients.assertAnswersPromptly(http, RawRequest.get("/orders/NO-SUCH-ORDER"), 404, 20, Duration.ofSeconds(5));
+            assertStillUp();
+        }
+        System.out.println("FUZZ endpoint=POST /orders (slow clients) inputs=" + inputs);
+        assertThat(inputs).isEqualTo(290);
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isZero();
+        assertThat(OrderTopicProbe.get().mentioning(customerId)).isEmpty();
+    }
+
+    /** A 2xx answer to a free-text input: the order (or listing) holds exactly the text that was sent. */
+    private static List<String> storedAsSent(FuzzCase fuzzCase, RawResponse response) {
+        try {
+            JsonNode answer = JSON.readTree(response.body());
+            if (fuzzCase.endpoint().startsWith("GET")) {
+                // Exact match only: an injected customerId never widens the listing.
+                String target = fuzzCase.request().target();
+                String asked = java.net.URLDecoder.decode(target.substring(target.indexOf("customerId=") + 11),
+                        StandardCharsets.UTF_8);
+                List<String> violations = new ArrayList<>();
+                answer.path("items").forEach(order -> {
+                    if (!asked.equals(order.path("customerId").asText())) {
+                        violations.add("listing for " + asked + " holds an order of " + order.path("customerId"));
+                    }
+                });
+                return violations;
+            }
+            JsonNode stored = JSON.readTree(given().get("/orders/" + answer.path("orderId").asText()).then()
+                    .statusCode(200).extract().asString());
+            List<String> violations = new ArrayList<>();
+            String sentCustomer = fuzzCase.sentJson().path("customerId").asText();
+            if (!sentCustomer.equals(stored.path("customerId").asText())) {
+                violations.add("customerId stored as " + stored.path("customerId") + ", sent " + sentCustomer);
+            }
+            String sentSku = fuzzCase.sentJson().path("items").path(0).path("sku").asText();
+            if (!sentSku.equals(stored.path("items").path(0).path("sku").asText())) {
+                violations.add("sku stored as " + stored.path("items").path(0).path("sku") + ", sent " + sentSku);
+            }
+            return violations;
+        } catch (java.io.IOException e) {
+            return List.of("answer is not JSON: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Idempotency-Key values outside 1-128 visible ASCII characters that reach the application (an
+     * empty value is the same as no header; control characters are refused by the HTTP layer).
+     */
+    private static List<byte[]> idempotencyKeys() {
+        List<byte[]> values = new ArrayList<>();
+        for (String value : List.of("x".repeat(129), "has space", "tab\there", "x".repeat(5_000))) {
+            values.add(value.getBytes(StandardCharsets.ISO_8859_1));
+        }
+        for (String value : List.of("ключ", "\uD83D\uDE00", "caf\u00e9")) {
+            values.add(value.getBytes(StandardCharsets.UTF_8));
+        }
+        values.add(new byte[] {(byte) 0xFF, (byte) 0xFE});
+        return values;
+    }
+
+    private static String createOrder(String customerId) {
+        return given().contentType("application/json").body(VALID_ORDER.replace("FUZZ-C", customerId))
+                .post("/orders").then().statusCode(201).extract().path("orderId");
+    }
+
+    private static void assertStillUp() {
+        given().get("/q/health").then().statusCode(200).body("status", equalTo("UP"));
+    }
+}

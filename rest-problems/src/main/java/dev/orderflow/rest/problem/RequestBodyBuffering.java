@@ -1,0 +1,38 @@
+package dev.orderflow.rest.problem;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+
+/**
+ * Reads every request body on the event loop, without holding a thread, before the resource gets
+ * a worker thread. Without it a blocking resource reads its body from a worker with blocking IO,
+ * and a client that sends half a body and stalls holds that worker until
+ * {@code quarkus.http.read-timeout}: a few hundred such connections took every worker and the
+ * API stopped answering (found by the slow-client fuzz tests, e.g. {@code StockApiFuzzTest}).
+ * Quarkus REST uses the buffered body when there is one. Bodies over
+ * {@code quarkus.http.limits.max-body-size} are refused with a plain 413 as before.
+ */
+@ApplicationScoped
+public class RequestBodyBuffering {
+
+    void install(@Observes Router router,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBodySize) {
+        router.route().order(Integer.MIN_VALUE).handler(BodyHandler.create(false)
+                .setBodyLimit(maxBodySize.asLongValue())
+                .setMergeFormAttributes(false));
+        // An empty body leaves no buffer, and Quarkus REST would then wait on the (ended) request stream.
+        router.route().order(Integer.MIN_VALUE + 1).handler(context -> {
+            if (context.body().buffer() == null) {
+                context.setBody(Buffer.buffer());
+            }
+            context.next();
+        });
+    }
+}
