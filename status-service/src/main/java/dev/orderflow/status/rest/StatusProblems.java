@@ -5,11 +5,11 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.rest.problem.ProblemResponses;
 import dev.orderflow.status.service.OrderStatusNotFoundException;
 import dev.orderflow.status.service.TooManyWaitersException;
 
@@ -38,26 +38,12 @@ public class StatusProblems {
 
     @ServerExceptionMapper
     public Response notFoundMapper(OrderStatusNotFoundException e) {
-        return respond(notFound(e).problem(), null);
+        return ProblemResponses.of(objectMapper, notFound(e).problem());
     }
 
     @ServerExceptionMapper
     public Response tooManyWaiters(TooManyWaitersException e) {
-        return respond(Problem.of("too-many-waiters", "Too many waiting requests", 503,
+        return ProblemResponses.retryAfter(objectMapper, Problem.of("too-many-waiters", "Too many waiting requests", 503,
                 e.getMessage() + "; retry later, or ask without wait"), WAITERS_RETRY_AFTER_SECONDS);
-    }
-
-    private Response respond(Problem problem, Integer retryAfterSeconds) {
-        String body;
-        try {
-            body = objectMapper.writeValueAsString(problem);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A problem record always serializes", e);
-        }
-        Response.ResponseBuilder response = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body);
-        if (retryAfterSeconds != null) {
-            response.header("Retry-After", retryAfterSeconds);
-        }
-        return response.build();
     }
 }
