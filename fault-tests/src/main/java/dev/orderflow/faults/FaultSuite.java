@@ -317,7 +317,7 @@ public final class FaultSuite implements AutoCloseable {
         command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", marker,
                 "-Drmq.logback.configurationFile=rmq-launcher.logback.xml",
                 "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
-                "-cp", System.getProperty("java.class.path"), BrokerMain.class.getName(),
+                "-cp", absoluteClassPath(), BrokerMain.class.getName(),
                 runDir.resolve("rocketmq").toString(), Integer.toString(nameServerPort), Integer.toString(brokerPort),
                 Integer.toString(brokerReadyPort)));
         ServiceProcess process = ServiceProcess.start("broker", command, Map.of(), runDir.resolve("rocketmq"),
@@ -404,6 +404,13 @@ public final class FaultSuite implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete " + runDir, e);
         }
+    }
+
+    /** This JVM's class path with absolute entries: the broker runs in its store folder, not here. */
+    private static String absoluteClassPath() {
+        return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
     }
 
     private static int freeBrokerPort() {
