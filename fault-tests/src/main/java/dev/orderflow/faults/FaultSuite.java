@@ -34,6 +34,9 @@ import dev.orderflow.launcher.ServiceSpec;
  */
 public final class FaultSuite implements AutoCloseable {
 
+    /** The fault suite's databases: {@code orderflow_fault_order} etc. */
+    public static final String FAULT_DATABASE_PREFIX = "orderflow_fault_";
+
     /** The service whose database connection goes through the proxy (the database-outage fault). */
     public static final String DB_OUTAGE_SERVICE = "inventory-service";
 
@@ -57,6 +60,7 @@ public final class FaultSuite implements AutoCloseable {
     private final int mariadbPort;
     private final PrintStream out;
     private final String marker;
+    private final String databasePrefix;
     private final Map<String, ServiceSpec> specs = new LinkedHashMap<>();
     /** Live and dead instances per service name, in start order (index 0 is the first instance). */
     private final Map<String, List<ServiceProcess>> instances = new LinkedHashMap<>();
@@ -72,7 +76,12 @@ public final class FaultSuite implements AutoCloseable {
     private int brokerStarts;
     private boolean closed;
 
-    private FaultSuite(Path root, Path runDir, String mariadbHost, int mariadbPort, PrintStream out) {
+    private FaultSuite(Path root, Path runDir, String databasePrefix, String mariadbHost, int mariadbPort,
+            PrintStream out) {
+        if (!databasePrefix.matches("orderflow_[a-z]+_")) {
+            throw new IllegalArgumentException("A suite's database prefix is orderflow_<word>_, was " + databasePrefix);
+        }
+        this.databasePrefix = databasePrefix;
         this.root = root;
         this.runDir = runDir;
         this.mariadbHost = mariadbHost;
@@ -81,7 +90,7 @@ public final class FaultSuite implements AutoCloseable {
         this.marker = "-Dorderflow.fault.service-of=" + runDir;
         for (ServiceSpec spec : ServiceSpec.SUITE) {
             specs.put(spec.name(), new ServiceSpec(spec.name(), spec.module(), Ports.freePort(),
-                    spec.database().replaceFirst("^orderflow_", "orderflow_fault_")));
+                    spec.database().replaceFirst("^orderflow_", databasePrefix)));
         }
         this.nameServerPort = Ports.freePort();
         this.brokerPort = freeBrokerPort();
@@ -93,21 +102,32 @@ public final class FaultSuite implements AutoCloseable {
         }
     }
 
+    /** {@link #start(Path, Path, String, String, int, PrintStream)} with the {@code orderflow_fault_} databases. */
+    public static FaultSuite start(Path root, Path runDir, String mariadbHost, int mariadbPort, PrintStream out) {
+        return start(root, runDir, FAULT_DATABASE_PREFIX, mariadbHost, mariadbPort, out);
+    }
+
     /**
-     * Recreates the {@code orderflow_fault_*} databases, wipes the run folder, starts the broker and
+     * Recreates the {@code <databasePrefix>*} databases, wipes the run folder, starts the broker and
      * the five services and waits until all are ready.
      *
+     * @param databasePrefix replaces {@code orderflow_} in each service's database name, e.g.
+     *        {@code orderflow_fault_} (the load tests use {@code orderflow_perf_}); only databases
+     *        with this prefix are ever dropped
+     * @param runDir logs and broker store, wiped at start: its name must start with {@code fault-run}
+     *        or {@code load-run}
      * @throws IllegalStateException when a service jar is missing or a part does not start; what
      *         did start is stopped before this returns
      */
-    public static FaultSuite start(Path root, Path runDir, String mariadbHost, int mariadbPort, PrintStream out) {
+    public static FaultSuite start(Path root, Path runDir, String databasePrefix, String mariadbHost, int mariadbPort,
+            PrintStream out) {
         List<String> missing = ServiceSpec.SUITE.stream().filter(s -> !Files.isRegularFile(s.runnerJar(root)))
                 .map(s -> root.relativize(s.runnerJar(root)).toString()).toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Services not built: " + missing
                     + ". Build them first: mvn -B install -DskipTests (or run this module with -am).");
         }
-        FaultSuite suite = new FaultSuite(root, runDir, mariadbHost, mariadbPort, out);
+        FaultSuite suite = new FaultSuite(root, runDir, databasePrefix, mariadbHost, mariadbPort, out);
         Runtime.getRuntime().addShutdownHook(suite.shutdownHook);
         try {
             suite.stopLeftovers();
@@ -224,6 +244,11 @@ public final class FaultSuite implements AutoCloseable {
         startBroker();
     }
 
+    /** The running broker process (name server and broker in one JVM). */
+    public synchronized ServiceProcess broker() {
+        return broker;
+    }
+
     /** The relay between {@link #DB_OUTAGE_SERVICE} and MariaDB: {@code cut()} and {@code restore()} it. */
     public DatabaseLink databaseLink() {
         return databaseLink;
@@ -292,7 +317,7 @@ public final class FaultSuite implements AutoCloseable {
         command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", marker,
                 "-Drmq.logback.configurationFile=rmq-launcher.logback.xml",
                 "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
-                "-cp", System.getProperty("java.class.path"), BrokerMain.class.getName(),
+                "-cp", absoluteClassPath(), BrokerMain.class.getName(),
                 runDir.resolve("rocketmq").toString(), Integer.toString(nameServerPort), Integer.toString(brokerPort),
                 Integer.toString(brokerReadyPort)));
         ServiceProcess process = ServiceProcess.start("broker", command, Map.of(), runDir.resolve("rocketmq"),
@@ -350,8 +375,8 @@ public final class FaultSuite implements AutoCloseable {
                 "jdbc:mariadb://" + mariadbHost + ":" + mariadbPort + "/", "root", "");
                 Statement statement = connection.createStatement()) {
             for (ServiceSpec spec : specs.values()) {
-                if (!spec.database().matches("orderflow_fault_[a-z_]+")) {
-                    throw new IllegalArgumentException("Refusing to drop a database not named orderflow_fault_*: "
+                if (!spec.database().startsWith(databasePrefix) || !spec.database().matches("[a-z_]+")) {
+                    throw new IllegalArgumentException("Refusing to drop a database not named " + databasePrefix + "*: "
                             + spec.database());
                 }
                 statement.execute("DROP DATABASE IF EXISTS `" + spec.database() + "`");
@@ -363,13 +388,14 @@ public final class FaultSuite implements AutoCloseable {
         }
     }
 
-    /** Deletes the run folder (broker store, logs) of an earlier run; only a folder named fault-run. */
+    /** Deletes the run folder (broker store, logs) of an earlier run; only a folder named fault-run* or load-run*. */
     private static void deleteRunDir(Path runDir) {
         if (!Files.exists(runDir)) {
             return;
         }
-        if (!runDir.getFileName().toString().startsWith("fault-run")) {
-            throw new IllegalArgumentException("Refusing to delete " + runDir + ": not a fault-run folder");
+        String name = runDir.getFileName().toString();
+        if (!name.startsWith("fault-run") && !name.startsWith("load-run")) {
+            throw new IllegalArgumentException("Refusing to delete " + runDir + ": not a fault-run or load-run folder");
         }
         try (Stream<Path> paths = Files.walk(runDir)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
@@ -378,6 +404,13 @@ public final class FaultSuite implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete " + runDir, e);
         }
+    }
+
+    /** This JVM's class path with absolute entries: the broker runs in its store folder, not here. */
+    private static String absoluteClassPath() {
+        return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
     }
 
     private static int freeBrokerPort() {

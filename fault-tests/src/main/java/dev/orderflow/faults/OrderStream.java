@@ -28,7 +28,8 @@ import dev.orderflow.order.events.OrderItem;
  * placing an order, then (one time in {@code cancelEvery}) cancelling one it placed earlier,
  * paced by {@code pause}, until {@link #stop()} or {@code maxOrders} orders were attempted.
  * Records what the clients were told: 201 (accepted), a refusal, or no answer (outcome unknown:
- * the reconciliation goes by the order database for those).
+ * the reconciliation goes by the order database for those), and how long each accepted POST took.
+ * The load tests also drive it at a fixed rate ({@link #placeRandomOrder}).
  */
 public final class OrderStream implements AutoCloseable {
 
@@ -54,6 +55,8 @@ public final class OrderStream implements AutoCloseable {
     private final AtomicInteger refused = new AtomicInteger();
     private final Map<String, AcceptedOrder> accepted = new ConcurrentHashMap<>();
     private final Map<String, Integer> cancelAnswers = new ConcurrentHashMap<>();
+    /** Client-side duration of each POST /orders answered 201, in nanoseconds. */
+    private final java.util.Queue<Long> acceptedPostNanos = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
     private volatile boolean exhausted;
 
@@ -61,7 +64,10 @@ public final class OrderStream implements AutoCloseable {
     public record AcceptedOrder(String orderId, String customerId, List<OrderItem> items, BigDecimal amount) {
     }
 
-    /** @param orderUrl the current base URL of order-service (it changes only if its port does) */
+    /**
+     * @param orderUrl the current base URL of order-service (it changes only if its port does)
+     * @param cancelEvery one order in this many is followed by a cancel; 0 for none
+     */
     public OrderStream(Supplier<String> orderUrl, int workers, int maxOrders, Duration pause, int cancelEvery) {
         this.orderUrl = orderUrl;
         this.workerCount = workers;
@@ -97,13 +103,18 @@ public final class OrderStream implements AutoCloseable {
             String customer = customerPrefix + "-" + random.nextInt(20);
             java.util.Optional<String> placed = placeOrder(customer, randomItems(random));
             placed.ifPresent(mine::add);
-            if (!mine.isEmpty() && random.nextInt(cancelEvery) == 0) {
+            if (cancelEvery > 0 && !mine.isEmpty() && random.nextInt(cancelEvery) == 0) {
                 cancel(mine.remove(random.nextInt(mine.size())));
             }
             // While order-service is down or answers 503, back off: the stream must last through every fault.
             pace(placed.isPresent() ? pause : REFUSED_BACKOFF);
         }
         exhausted = attempted.get() >= maxOrders;
+    }
+
+    /** One order of random lines for one of 20 customers named {@code customerPrefix-<n>}; its id if accepted. */
+    public java.util.Optional<String> placeRandomOrder(Random random, String customerPrefix) {
+        return placeOrder(customerPrefix + "-" + random.nextInt(20), randomItems(random));
     }
 
     private java.util.Optional<String> placeOrder(String customer, List<OrderItem> items) {
@@ -116,9 +127,11 @@ public final class OrderStream implements AutoCloseable {
                     .append("\"}");
         }
         body.append("]}");
+        long postStarted = System.nanoTime();
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(orderUrl.get() + "/orders"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+        long postNanos = System.nanoTime() - postStarted;
         if (response == null) {
             unanswered.incrementAndGet();
             return java.util.Optional.empty();
@@ -131,6 +144,7 @@ public final class OrderStream implements AutoCloseable {
             JsonNode created = JSON.readTree(response.body());
             String orderId = created.path("orderId").asText();
             accepted.put(orderId, new AcceptedOrder(orderId, customer, items, new BigDecimal(created.path("amount").asText())));
+            acceptedPostNanos.add(postNanos);
             return java.util.Optional.of(orderId);
         } catch (IOException e) {
             throw new IllegalStateException("POST /orders answered 201 with an unreadable body: " + response.body(), e);
@@ -217,6 +231,11 @@ public final class OrderStream implements AutoCloseable {
 
     public Map<String, AcceptedOrder> accepted() {
         return Map.copyOf(accepted);
+    }
+
+    /** Client-side duration of every POST /orders that was answered 201, in nanoseconds. */
+    public List<Long> acceptedPostNanos() {
+        return List.copyOf(acceptedPostNanos);
     }
 
     public int unanswered() {

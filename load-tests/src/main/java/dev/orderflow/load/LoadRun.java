@@ -1,0 +1,373 @@
+package dev.orderflow.load;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.awaitility.core.ConditionTimeoutException;
+
+import dev.orderflow.faults.FaultSuite;
+import dev.orderflow.faults.OrderStream;
+import dev.orderflow.faults.Reconciler;
+import dev.orderflow.faults.Verdict;
+import dev.orderflow.launcher.ServiceProcess;
+import dev.orderflow.launcher.ServiceSpec;
+
+/**
+ * The whole-flow benchmark (issue 10): starts the suite ({@link FaultSuite} with
+ * {@code orderflow_perf_*} databases), sets stock, places orders over the public API in a closed
+ * or open loop ({@link LoadOptions}), waits (bounded) until every accepted order is COMPLETED and
+ * prints throughput, latencies, each process's RSS and CPU seconds, per-order DB commits and
+ * broker writes, the machine's ceilings and the reconciliation count ({@link Reconciler} +
+ * {@link Verdict}). Exit code 0 only when every order completed and reconciliation is 0.
+ *
+ * <pre>
+ * java -Xmx256m -cp "load-tests/target/classes:$(cat load-tests/target/classpath.txt)" dev.orderflow.load.LoadRun --orders 5000 --clients 32
+ * </pre>
+ * System properties: {@code orderflow.load.root} (repository root, default the working directory),
+ * {@code orderflow.load.run-dir} (default {@code <root>/load-tests/target/load-run}),
+ * {@code orderflow.load.mariadb.host|port} (127.0.0.1, 3306; user root, empty password).
+ */
+public final class LoadRun {
+
+    /** The suite's databases: orderflow_perf_order, orderflow_perf_inventory, ... */
+    public static final String DATABASE_PREFIX = "orderflow_perf_";
+    /** Length of the idle window whose counter rate is subtracted from the run's deltas. */
+    static final Duration IDLE_WINDOW = Duration.ofSeconds(5);
+    /** After completion: the sms dispatch and report relays finish; bounded. */
+    static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
+    private static final Pattern STARTED_IN = Pattern.compile("started in ([0-9.]+)s");
+
+    private final LoadOptions options;
+    private final FaultSuite suite;
+    private final String mariadbHost;
+    private final int mariadbPort;
+    private final Path runDir;
+    private final PrintStream out;
+
+    private LoadRun(LoadOptions options, FaultSuite suite, String mariadbHost, int mariadbPort, Path runDir,
+            PrintStream out) {
+        this.options = options;
+        this.suite = suite;
+        this.mariadbHost = mariadbHost;
+        this.mariadbPort = mariadbPort;
+        this.runDir = runDir;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        LoadOptions options;
+        try {
+            options = LoadOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Path root = Path.of(System.getProperty("orderflow.load.root", "")).toAbsolutePath().normalize();
+        Path runDir = Path.of(System.getProperty("orderflow.load.run-dir",
+                root.resolve("load-tests/target/load-run").toString())).toAbsolutePath().normalize();
+        String host = System.getProperty("orderflow.load.mariadb.host", "127.0.0.1");
+        int port = Integer.parseInt(System.getProperty("orderflow.load.mariadb.port", "3306"));
+        LoadResult result;
+        try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, host, port, System.out)) {
+            result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
+        }
+        System.exit(result.passed() ? 0 : 1);
+    }
+
+    private LoadResult execute() {
+        Map<String, Long> pids = processIds();
+        Map<String, Double> startupSeconds = startupSeconds();
+        Map<String, ProcessUsage> idle = usage(pids);
+        int planned = options.plannedOrders();
+        try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), options.clients(), planned,
+                Duration.ZERO, 0);
+                Reconciler reconciler = new Reconciler(suite);
+                SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress())) {
+            stream.seedStock(suite.url("inventory-service"));
+            SuiteCounters.Reading idleStart = counters.read();
+            long idleStarted = System.nanoTime();
+            pause(IDLE_WINDOW); // a measurement window, not a wait for a condition
+            SuiteCounters.Reading before = counters.read();
+            double idleSeconds = (System.nanoTime() - idleStarted) / 1e9;
+
+            Map<String, ProcessUsage> usageBefore = usage(pids);
+            Map<String, Long> peakRssKb = new HashMap<>();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> usage(pids).forEach((name, u) -> peakRssKb.merge(name, u.rssKb(), Math::max)),
+                    0, 1, TimeUnit.SECONDS);
+            JfrProfile profile = options.jfrService().map(s -> JfrProfile.start(pids.get(s),
+                    runDir.resolve(s + ".jfr"))).orElse(null);
+            double loadAverage = loadAverage();
+            out.printf(Locale.ROOT, "load: %s, %d orders, load average %.2f%n", options.label(), planned, loadAverage);
+            Instant firstSubmit = Instant.now();
+            long loadStarted = System.nanoTime();
+            if (options.openLoop()) {
+                openLoop(stream, planned);
+            } else {
+                stream.start();
+            }
+            try {
+                await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
+                        .until(() -> stream.acceptedCount() + stream.refused() + stream.unanswered() >= planned);
+            } catch (ConditionTimeoutException e) {
+                // Measured all the same: the orders never sent count as failed.
+                out.printf("load: not every order was sent within %s%n", options.completionTimeout());
+            }
+            stream.stop();
+            int accepted = stream.acceptedCount();
+            out.printf(Locale.ROOT, "load: %d submitted in %.1f s (accepted %d, refused %d, unanswered %d); waiting for"
+                    + " COMPLETED%n", planned, (System.nanoTime() - loadStarted) / 1e9, accepted, stream.refused(),
+                    stream.unanswered());
+            Set<String> acceptedIds = stream.accepted().keySet();
+            try {
+                await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(500))
+                        .until(() -> completedCount() >= accepted);
+            } catch (ConditionTimeoutException e) {
+                out.printf("load: not every order COMPLETED within %s: %d of %d%n", options.completionTimeout(),
+                        completedCount(), accepted);
+            }
+            Map<String, ProcessUsage> usageAfter = usage(pids);
+            sampler.shutdownNow();
+            List<String> profileLines = profile == null ? List.of() : profile.stopAndSummarise(15);
+            awaitSettled(counters, before.comCommit() - idleStart.comCommit(), idleSeconds);
+            SuiteCounters.Reading after = counters.read();
+            double runSeconds = (System.nanoTime() - loadStarted) / 1e9;
+
+            Map<String, Timing> timings = timings(acceptedIds);
+            List<Long> e2e = timings.values().stream().filter(t -> t.completedAt() != null)
+                    .map(t -> Duration.between(t.createdAt(), t.completedAt()).toMillis()).toList();
+            Instant lastCompleted = timings.values().stream().map(Timing::completedAt).filter(c -> c != null)
+                    .max(Instant::compareTo).orElse(firstSubmit);
+            int completed = e2e.size();
+            double throughput = completed / Math.max(Duration.between(firstSubmit, lastCompleted).toMillis() / 1000.0, 1e-3);
+
+            Verdict verdict = Verdict.of(new Verdict.Expectations(acceptedIds, List.of(), Set.copyOf(OrderStream.SKUS),
+                    OrderStream.INITIAL_STOCK), reconciler.read());
+            int reconciliation = verdict.lost() + verdict.duplicated() + verdict.phantom() + verdict.wrongState()
+                    + verdict.pending() + verdict.wrongDlq();
+
+            double idleCommitRate = (before.comCommit() - idleStart.comCommit()) / idleSeconds;
+            double idleStoreRate = (before.messagesStored() - idleStart.messagesStored()) / idleSeconds;
+            double commitsPerOrder = (after.comCommit() - before.comCommit() - idleCommitRate * runSeconds)
+                    / Math.max(completed, 1);
+            double writesPerOrder = (after.messagesStored() - before.messagesStored() - idleStoreRate * runSeconds)
+                    / Math.max(completed, 1);
+
+            out.printf("ceilings: %d s each at concurrency %d%n", options.ceilingDuration().toSeconds(), options.clients());
+            double dbCeiling = MachineCeilings.mariadbCommitsPerSecond(mariadbHost, mariadbPort, options.clients(),
+                    options.ceilingDuration());
+            double brokerCeiling = MachineCeilings.brokerSendsPerSecond(suite.nameServerAddress(), options.clients(),
+                    options.ceilingDuration());
+
+            Percentiles e2eStats = new Percentiles(e2e);
+            Percentiles postStats = new Percentiles(stream.acceptedPostNanos().stream()
+                    .map(n -> TimeUnit.NANOSECONDS.toMillis(n)).toList());
+            LoadResult result = new LoadResult(options.label(), options.clients(), options.rate().orElse(0.0), accepted,
+                    completed, planned - completed, throughput, e2eStats.at(50), e2eStats.at(90), e2eStats.at(99),
+                    e2eStats.max(), postStats.at(50), postStats.at(99), commitsPerOrder, writesPerOrder, dbCeiling,
+                    brokerCeiling, loadAverage, reconciliation);
+            print(result, verdict, pids.keySet(), startupSeconds, idle, usageBefore, usageAfter, peakRssKb, before, after,
+                    completed, profileLines);
+            appendCsv(result);
+            return result;
+        }
+    }
+
+    /** A create's server-side timestamps from status-service. */
+    private record Timing(Instant createdAt, Instant completedAt) {
+    }
+
+    /** The open loop: one order every 1/rate s on a pool of {@code clients} threads (the in-flight bound). */
+    private void openLoop(OrderStream stream, int planned) {
+        ExecutorService clients = Executors.newFixedThreadPool(options.clients());
+        long period = (long) (1e9 / options.rate().orElseThrow());
+        long start = System.nanoTime();
+        for (int i = 0; i < planned; i++) {
+            long due = start + i * period;
+            // Pacing to the schedule (a rate, not a wait for a condition).
+            LockSupport.parkNanos(due - System.nanoTime());
+            clients.submit(() -> stream.placeRandomOrder(ThreadLocalRandom.current(), "LC-open"));
+        }
+        clients.shutdown();
+    }
+
+    private int completedCount() {
+        try (Connection connection = suite.connect("status-service"); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(
+                        "SELECT COUNT(*) FROM order_message_consume_status WHERE state = 'COMPLETED'")) {
+            rows.next();
+            return rows.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot count COMPLETED orders in status-service's database", e);
+        }
+    }
+
+    private Map<String, Timing> timings(Set<String> acceptedIds) {
+        Map<String, Timing> timings = new HashMap<>();
+        try (Connection connection = suite.connect("status-service"); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT order_id, created_at, completed_at FROM "
+                        + "order_message_consume_status WHERE state = 'COMPLETED'")) {
+            while (rows.next()) {
+                if (acceptedIds.contains(rows.getString(1))) {
+                    timings.put(rows.getString(1), new Timing(utc(rows.getObject(2, LocalDateTime.class)),
+                            utc(rows.getObject(3, LocalDateTime.class))));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the order timings from status-service's database", e);
+        }
+        return timings;
+    }
+
+    /** status-service stores UTC instants (quarkus.hibernate-orm.jdbc.timezone=UTC). */
+    private static Instant utc(LocalDateTime time) {
+        return time == null ? null : time.toInstant(ZoneOffset.UTC);
+    }
+
+    /**
+     * Waits until the services' commits are back to the idle rate (the SMS dispatch and the report
+     * relays trail the last completion), so the per-order deltas hold all of an order's work.
+     */
+    private void awaitSettled(SuiteCounters counters, long idleCommits, double idleSeconds) {
+        long[] last = { counters.read().comCommit() };
+        double allowed = idleCommits / idleSeconds * 2 * 1.5 + 5;
+        try {
+            await().atMost(SETTLE_TIMEOUT).pollDelay(Duration.ofSeconds(2)).pollInterval(Duration.ofSeconds(2)).until(() -> {
+                long now = counters.read().comCommit();
+                long delta = now - last[0];
+                last[0] = now;
+                return delta <= allowed;
+            });
+        } catch (ConditionTimeoutException e) {
+            out.println("load: commits did not settle to the idle rate within " + SETTLE_TIMEOUT
+                    + " (other databases' work on the shared MariaDB?): per-order figures include it");
+        }
+    }
+
+    private Map<String, Long> processIds() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (ServiceSpec spec : ServiceSpec.SUITE) {
+            pids.put(spec.name(), suite.live(spec.name()).handle().pid());
+        }
+        pids.put("broker", suite.broker().handle().pid());
+        return pids;
+    }
+
+    /** Quarkus's "started in N.NNNs" line of each service's log. */
+    private Map<String, Double> startupSeconds() {
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        for (ServiceSpec spec : ServiceSpec.SUITE) {
+            ServiceProcess instance = suite.live(spec.name());
+            try {
+                Matcher matcher = STARTED_IN.matcher(Files.readString(instance.log()));
+                seconds.put(spec.name(), matcher.find() ? Double.parseDouble(matcher.group(1)) : Double.NaN);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read " + instance.log(), e);
+            }
+        }
+        return seconds;
+    }
+
+    private static Map<String, ProcessUsage> usage(Map<String, Long> pids) {
+        Map<String, ProcessUsage> usage = new LinkedHashMap<>();
+        pids.forEach((name, pid) -> usage.put(name, ProcessUsage.of(pid)));
+        return usage;
+    }
+
+    private void print(LoadResult result, Verdict verdict, Set<String> processes, Map<String, Double> startupSeconds,
+            Map<String, ProcessUsage> idle, Map<String, ProcessUsage> before, Map<String, ProcessUsage> after,
+            Map<String, Long> peakRssKb, SuiteCounters.Reading countersBefore, SuiteCounters.Reading countersAfter,
+            int completed, List<String> profileLines) {
+        out.println("==================== load run ====================");
+        result.report().forEach(out::println);
+        out.println("process            ready(s)  idle RSS(MB)  peak RSS(MB)  end RSS(MB)  CPU during run(s)");
+        for (String name : processes) {
+            out.printf(Locale.ROOT, "%-18s %8s  %12.0f  %12.0f  %11.0f  %17.1f%n", name,
+                    startupSeconds.containsKey(name) ? String.format(Locale.ROOT, "%.2f", startupSeconds.get(name)) : "-",
+                    idle.get(name).rssMb(), peakRssKb.getOrDefault(name, after.get(name).rssKb()) / 1024.0,
+                    after.get(name).rssMb(), after.get(name).cpuSeconds() - before.get(name).cpuSeconds());
+        }
+        out.printf(Locale.ROOT, "counters over the run (idle rate not subtracted): Com_commit +%d, Handler_commit +%d,"
+                + " broker msgPutTotalTodayNow +%d, messages stored (all topics) +%d, for %d completed orders%n", countersAfter.comCommit() - countersBefore.comCommit(),
+                countersAfter.handlerCommit() - countersBefore.handlerCommit(),
+                countersAfter.brokerPuts() - countersBefore.brokerPuts(),
+                countersAfter.messagesStored() - countersBefore.messagesStored(), completed);
+        countersAfter.topics().forEach((topic, offset) -> {
+            long delta = offset - countersBefore.topics().getOrDefault(topic, 0L);
+            if (delta > 0) {
+                out.printf(Locale.ROOT, "  topic %-40s +%d (%.2f per order)%n", topic, delta, delta / (double) Math.max(completed, 1));
+            }
+        });
+        if (!verdict.problems().isEmpty()) {
+            out.println("reconciliation problems (first " + verdict.problems().size() + "):");
+            verdict.problems().forEach(p -> out.println("  " + p));
+        }
+        if (!profileLines.isEmpty()) {
+            out.println("JFR profile of " + options.jfrService().orElseThrow() + ":");
+            profileLines.forEach(out::println);
+        }
+        out.println("LOAD-RESULT " + LoadResult.CSV_HEADER);
+        out.println("LOAD-RESULT " + result.toCsv());
+    }
+
+    private void appendCsv(LoadResult result) {
+        try {
+            Path file = options.results().toAbsolutePath();
+            Files.createDirectories(file.getParent());
+            if (!Files.exists(file)) {
+                Files.writeString(file, LoadResult.CSV_HEADER + "\n");
+            }
+            Files.writeString(file, result.toCsv() + "\n", StandardOpenOption.APPEND);
+            out.println("results appended to " + file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + options.results(), e);
+        }
+    }
+
+    private static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read /proc/loadavg", e);
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.orderflow.load;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+
+/**
+ * What the machine allows without the services: MariaDB single-row commits per second and the
+ * broker's sync sends per second, each from {@code concurrency} threads for a bounded time. The
+ * broker figure is quarkus-rocketmq/benchmark's {@code raw} way (a {@code DefaultMQProducer.send}
+ * loop) run from several threads, as the services send from several request and consumer threads.
+ */
+public final class MachineCeilings {
+
+    /** The ceiling's own database (dropped and recreated): one table of single-row inserts. */
+    public static final String CEILING_DATABASE = "orderflow_perf_ceiling";
+    static final String CEILING_TOPIC = "perf_ceiling_topic";
+    /** About the size of an order event body. */
+    static final int MESSAGE_BYTES = 512;
+
+    private MachineCeilings() {
+    }
+
+    /** Commits per second: each thread its own connection, one INSERT then COMMIT per transaction. */
+    public static double mariadbCommitsPerSecond(String host, int port, int concurrency, Duration duration) {
+        String server = "jdbc:mariadb://" + host + ":" + port + "/";
+        try (Connection admin = DriverManager.getConnection(server, "root", ""); Statement statement = admin.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS `" + CEILING_DATABASE + "`");
+            statement.execute("CREATE DATABASE `" + CEILING_DATABASE + "` CHARACTER SET utf8mb4");
+            statement.execute("CREATE TABLE `" + CEILING_DATABASE + "`.ceiling_commit (id BIGINT AUTO_INCREMENT PRIMARY KEY,"
+                    + " client INT NOT NULL, payload VARCHAR(64) NOT NULL) ENGINE=InnoDB");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot prepare " + CEILING_DATABASE, e);
+        }
+        try {
+            return perSecond(concurrency, duration, client -> {
+                try (Connection connection = DriverManager.getConnection(server + CEILING_DATABASE, "root", "");
+                        PreparedStatement insert = connection.prepareStatement(
+                                "INSERT INTO ceiling_commit (client, payload) VALUES (?, ?)")) {
+                    connection.setAutoCommit(false);
+                    long deadline = System.nanoTime() + duration.toNanos();
+                    long commits = 0;
+                    while (System.nanoTime() < deadline) {
+                        insert.setInt(1, client);
+                        insert.setString(2, "order-" + commits);
+                        insert.executeUpdate();
+                        connection.commit();
+                        commits++;
+                    }
+                    return commits;
+                }
+            });
+        } finally {
+            try (Connection admin = DriverManager.getConnection(server, "root", "");
+                    Statement statement = admin.createStatement()) {
+                statement.execute("DROP DATABASE IF EXISTS `" + CEILING_DATABASE + "`");
+            } catch (SQLException e) {
+                throw new IllegalStateException("Cannot drop " + CEILING_DATABASE, e);
+            }
+        }
+    }
+
+    /** Sync sends per second of {@value #MESSAGE_BYTES}-byte messages to one topic, one producer shared by the threads. */
+    public static double brokerSendsPerSecond(String nameServer, int concurrency, Duration duration) {
+        DefaultMQProducer producer = new DefaultMQProducer("perf_ceiling_producer");
+        producer.setNamesrvAddr(nameServer);
+        producer.setInstanceName("perf-ceiling-" + ProcessHandle.current().pid());
+        byte[] body = new byte[MESSAGE_BYTES];
+        Arrays.fill(body, "x".getBytes(StandardCharsets.US_ASCII)[0]);
+        try {
+            producer.start();
+            send(producer, body); // creates the topic (auto-create) before the clock starts
+            return perSecond(concurrency, duration, client -> {
+                long deadline = System.nanoTime() + duration.toNanos();
+                long sends = 0;
+                while (System.nanoTime() < deadline) {
+                    send(producer, body);
+                    sends++;
+                }
+                return sends;
+            });
+        } catch (MQClientException e) {
+            throw new IllegalStateException("The ceiling producer did not start", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("The first ceiling send failed", e);
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    private static void send(DefaultMQProducer producer, byte[] body) throws Exception {
+        SendResult result = producer.send(new Message(CEILING_TOPIC, body));
+        if (result.getSendStatus() != SendStatus.SEND_OK) {
+            throw new IllegalStateException("Ceiling send answered " + result.getSendStatus());
+        }
+    }
+
+    @FunctionalInterface
+    private interface Worker {
+        /** Runs until its deadline; returns how many operations it completed. */
+        long run(int client) throws Exception;
+    }
+
+    private static double perSecond(int concurrency, Duration duration, Worker worker) {
+        ExecutorService threads = Executors.newFixedThreadPool(concurrency);
+        long started = System.nanoTime();
+        try {
+            List<Future<Long>> counts = new ArrayList<>();
+            for (int client = 0; client < concurrency; client++) {
+                int id = client;
+                counts.add(threads.submit(() -> worker.run(id)));
+            }
+            long total = 0;
+            for (Future<Long> count : counts) {
+                total += count.get();
+            }
+            return total / ((System.nanoTime() - started) / 1e9);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("A ceiling worker failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while measuring a ceiling", e);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.orderflow.load;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+
+/**
+ * Work counters of the machine's MariaDB and of the suite's broker, read before and after a run to
+ * count what one order costs: {@code Com_commit} (explicit COMMITs: every JTA transaction of the
+ * services ends in one) and {@code Handler_commit}; the broker's {@code msgPutTotalTodayNow}
+ * and each topic's queue offsets (their sum counts every message stored, the half and op messages
+ * of transactions included).
+ */
+public final class SuiteCounters implements AutoCloseable {
+
+    /**
+     * A reading; {@code topics} holds the summed max offset of each topic's queues. {@code brokerPuts}
+     * ({@code msgPutTotalTodayNow}) leaves out the transaction system topics (half and op messages),
+     * which {@link #messagesStored()} counts.
+     */
+    public record Reading(long comCommit, long handlerCommit, long brokerPuts, Map<String, Long> topics) {
+
+        /** Messages stored in every topic (system topics included). */
+        public long messagesStored() {
+            return topics.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    private final String mariadbUrl;
+    private final DefaultMQAdminExt admin;
+
+    public SuiteCounters(String mariadbHost, int mariadbPort, String nameServer) {
+        this.mariadbUrl = "jdbc:mariadb://" + mariadbHost + ":" + mariadbPort + "/";
+        this.admin = new DefaultMQAdminExt();
+        admin.setNamesrvAddr(nameServer);
+        admin.setInstanceName("perf-counters-" + ProcessHandle.current().pid());
+        try {
+            admin.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("The broker admin client did not start", e);
+        }
+    }
+
+    public Reading read() {
+        long comCommit = 0;
+        long handlerCommit = 0;
+        try (Connection connection = DriverManager.getConnection(mariadbUrl, "root", "");
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(
+                        "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit', 'Handler_commit')")) {
+            while (rows.next()) {
+                if (rows.getString(1).equalsIgnoreCase("Com_commit")) {
+                    comCommit = rows.getLong(2);
+                } else {
+                    handlerCommit = rows.getLong(2);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read MariaDB's status counters", e);
+        }
+        try {
+            long puts = 0;
+            ClusterInfo cluster = admin.examineBrokerClusterInfo();
+            for (BrokerData broker : cluster.getBrokerAddrTable().values()) {
+                String address = broker.getBrokerAddrs().get(0L);
+                puts += Long.parseLong(admin.fetchBrokerRuntimeStats(address).getTable().get("msgPutTotalTodayNow"));
+            }
+            Map<String, Long> topics = new TreeMap<>();
+            for (String topic : admin.fetchAllTopicList().getTopicList()) {
+                try {
+                    topics.put(topic, admin.examineTopicStats(topic).getOffsetTable().values().stream()
+                            .mapToLong(offset -> offset.getMaxOffset()).sum());
+                } catch (Exception e) {
+                    // A topic without a route on the broker (the name server's system entries): no offsets to count.
+                }
+            }
+            return new Reading(comCommit, handlerCommit, puts, topics);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot read the broker's counters", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.shutdown();
+    }
+}

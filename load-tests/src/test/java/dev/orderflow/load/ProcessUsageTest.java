@@ -1,0 +1,26 @@
+package dev.orderflow.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ProcessUsageTest {
+
+    @Test
+    void parsesRssAndCpuTicksEvenWithSpacesInTheCommandName() {
+        String status = "Name:\tjava\nVmPeak:\t  999 kB\nVmRSS:\t  154320 kB\nThreads:\t40\n";
+        // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime ...
+        String stat = "4242 (java main) S 1 4242 4242 0 -1 4194560 100 0 0 0 1234 566 0 0 20 0 40 0 100 0 0";
+        ProcessUsage usage = ProcessUsage.parse(status, stat);
+        assertThat(usage.rssKb()).isEqualTo(154_320);
+        assertThat(usage.cpuSeconds()).isEqualTo(18.0); // (1234 + 566) ticks / 100
+        assertThat(usage.rssMb()).isEqualTo(154_320 / 1024.0);
+    }
+
+    @Test
+    void readsThisJvm() {
+        ProcessUsage usage = ProcessUsage.of(ProcessHandle.current().pid());
+        assertThat(usage.rssKb()).isPositive();
+        assertThat(usage.cpuSeconds()).isPositive();
+    }
+}
