@@ -345,6 +345,11 @@ public final class FaultSuite implements AutoCloseable {
         Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
                 List.copyOf(specs.values())));
+        if (name.equals("status-service")) {
+            // Its reconciliation and DLQ console read the other services' databases: this run's.
+            properties.putAll(LocalSuite.readOnlyDatasources(List.copyOf(specs.values()),
+                    database -> "jdbc:mariadb://127.0.0.1:" + mariadbPort + "/" + database));
+        }
         properties.putAll(extraProperties);
         List<String> jvmOptions = new ArrayList<>(SERVICE_JVM_OPTIONS);
         jvmOptions.add(marker);

@@ -231,7 +231,7 @@ public final class LocalSuite implements AutoCloseable {
      * {@code points-db}, {@code sms-db}, declared in its application.properties) pointed at the
      * databases of the services in {@code suite} (e2e runs use {@code orderflow_e2e_*} names).
      */
-    static Map<String, String> readOnlyDatasources(List<ServiceSpec> suite, Function<String, String> jdbcUrl) {
+    public static Map<String, String> readOnlyDatasources(List<ServiceSpec> suite, Function<String, String> jdbcUrl) {
         Map<String, String> datasourceOf = Map.of("order-service", "order-db", "inventory-service", "inventory-db",
                 "points-service", "points-db", "sms-service", "sms-db");
         Map<String, String> properties = new TreeMap<>();
