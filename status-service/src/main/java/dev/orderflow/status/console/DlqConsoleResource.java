@@ -15,6 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.status.rest.QueryParameters;
 import dev.orderflow.status.security.AdminRoles;
 import io.quarkus.security.identity.SecurityIdentity;
 
@@ -105,18 +106,6 @@ public class DlqConsoleResource {
     }
 
     private static int bounded(String field, String value, int fallback, int max) {
-        if (value == null || value.isBlank()) {
-            return Math.min(fallback, max);
-        }
-        int parsed;
-        try {
-            parsed = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest(field, "an integer from 1 to " + max);
-        }
-        if (parsed < 1 || parsed > max) {
-            throw ProblemException.badRequest(field, "an integer from 1 to " + max);
-        }
-        return parsed;
+        return QueryParameters.intInRange(field, value, Math.min(fallback, max), 1, max);
     }
 }

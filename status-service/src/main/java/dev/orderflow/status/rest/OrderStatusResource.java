@@ -89,8 +89,8 @@ public class OrderStatusResource {
             @Parameter(description = "0-based page") @QueryParam("page") String page,
             @Parameter(description = "page size, 1..orderflow.status.listing.max-page-size") @QueryParam("size") String size) {
         OrderState parsedState = parseState(state);
-        int parsedPage = parseInt("page", page, 0, 0, config.listing().maxPage());
-        int parsedSize = parseInt("size", size, config.listing().defaultPageSize(), 1, config.listing().maxPageSize());
+        int parsedPage = QueryParameters.intInRange("page", page, 0, 0, config.listing().maxPage());
+        int parsedSize = QueryParameters.intInRange("size", size, config.listing().defaultPageSize(), 1, config.listing().maxPageSize());
         return StatusPageBody.of(queries.list(parsedState, parsedPage, parsedSize));
     }
 
@@ -141,21 +141,5 @@ public class OrderStatusResource {
             throw ProblemException.badRequest("state", "must be PENDING, COMPLETED, FAILED or CANCELLED, was '"
                     + state + "'");
         }
-    }
-
-    private static int parseInt(String field, String text, int defaultValue, int min, int max) {
-        if (text == null || text.isBlank()) {
-            return defaultValue;
-        }
-        int value;
-        try {
-            value = Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest(field, "must be an integer, was '" + text + "'");
-        }
-        if (value < min || value > max) {
-            throw ProblemException.badRequest(field, "must be between " + min + " and " + max + ", was " + value);
-        }
-        return value;
     }
 }
