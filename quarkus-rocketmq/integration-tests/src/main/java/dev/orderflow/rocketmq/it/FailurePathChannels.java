@@ -1,5 +1,6 @@
 package dev.orderflow.rocketmq.it;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +20,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQBatchFailure;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 
@@ -132,6 +134,33 @@ public class FailurePathChannels {
             }
         }
         return finish(message, worst);
+    }
+
+    /**
+     * Batch mode with per-element answers: the failed elements are named in a
+     * {@link RocketMQBatchFailure}, the others are done.
+     */
+    @Incoming("batch-elements-in")
+    @Blocking(ordered = false)
+    public CompletionStage<Void> batchElements(Message<List<String>> message) {
+        List<IncomingRocketMQMetadata> metadata = message.getMetadata(IncomingRocketMQBatchMetadata.class)
+                .orElseThrow().messages();
+        int index;
+        synchronized (batches) {
+            batches.add(new Batch(List.copyOf(message.getPayload()), metadata));
+            index = batches.size() - 1;
+        }
+        Map<Integer, Throwable> failed = new HashMap<>();
+        for (int i = 0; i < metadata.size(); i++) {
+            Answer answer = record("batch-elements-in", metadata.get(i).key(), message.getPayload().get(i),
+                    metadata.get(i), index);
+            if (answer == Answer.NACK) {
+                failed.put(i, new IllegalStateException("scripted transient failure"));
+            } else if (answer == Answer.PERMANENT) {
+                failed.put(i, new RocketMQPermanentFailure("business", "scripted permanent failure"));
+            }
+        }
+        return failed.isEmpty() ? message.ack() : message.nack(new RocketMQBatchFailure(failed));
     }
 
     /** Keeps the health channel subscribed; the readiness test only looks at its health. */

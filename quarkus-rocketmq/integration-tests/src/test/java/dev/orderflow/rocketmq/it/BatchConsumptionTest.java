@@ -2,6 +2,7 @@ package dev.orderflow.rocketmq.it;
 
 import static dev.orderflow.rocketmq.it.FailurePathChannels.Answer.ACK;
 import static dev.orderflow.rocketmq.it.FailurePathChannels.Answer.NACK;
+import static dev.orderflow.rocketmq.it.FailurePathChannels.Answer.PERMANENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,10 +16,12 @@ import jakarta.inject.Inject;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.rocketmq.it.FailurePathChannels.Batch;
 import dev.orderflow.rocketmq.it.FailurePathChannels.Delivery;
 import io.quarkus.test.junit.QuarkusTest;
@@ -82,9 +85,60 @@ class BatchConsumptionTest {
         });
     }
 
+    /**
+     * A {@link dev.orderflow.rocketmq.RocketMQBatchFailure} settles each failed element on its own:
+     * the permanent one goes to the DLQ after one attempt, the transient one is redelivered alone,
+     * the always-failing one is dead-lettered when its attempts run out, and the elements that
+     * succeeded are never delivered again.
+     */
+    @Test
+    void aBatchFailureSettlesEachFailedElementAlone() throws Exception {
+        String run = RawRocketMQ.unique("elements");
+        List<String> acked = IntStream.range(0, 4).mapToObj(i -> run + "-a" + i).toList();
+        String poison = run + "-poison";
+        String nackedOnce = run + "-once";
+        String alwaysFailing = run + "-always";
+        channels.script("batch-elements-in", (k, attempt) -> k.equals(poison) ? PERMANENT
+                : k.equals(nackedOnce) && attempt == 1 || k.equals(alwaysFailing) ? NACK : ACK);
+        List<String> all = new java.util.ArrayList<>(acked);
+        all.addAll(List.of(poison, nackedOnce, alwaysFailing));
+
+        DefaultMQProducer producer = RawRocketMQ.producer();
+        try {
+            sendAsOneBatch(producer, "it_batch_elements", all);
+        } finally {
+            producer.shutdown();
+        }
+
+        // max-reconsume-times=2: the always-failing element gets three attempts, then the DLQ.
+        List<MessageExt> dead = RawRocketMQ.readDeadLetters("it_batch_elements_group",
+                m -> m.getKeys() != null && m.getKeys().startsWith(run), 2, Duration.ofSeconds(90));
+        assertThat(dead).extracting(MessageExt::getKeys).containsExactlyInAnyOrder(poison, alwaysFailing);
+        assertThat(dead).filteredOn(m -> m.getKeys().equals(poison)).singleElement().satisfies(m -> {
+            assertThat(m.getUserProperty(RocketMQDeadLetters.FAILURE_CLASS)).isEqualTo("business");
+            assertThat(m.getUserProperty(RocketMQDeadLetters.ATTEMPTS)).isEqualTo("1");
+        });
+        assertThat(dead).filteredOn(m -> m.getKeys().equals(alwaysFailing)).singleElement().satisfies(m -> {
+            assertThat(m.getUserProperty(RocketMQDeadLetters.FAILURE_CLASS)).isEqualTo("system");
+            assertThat(m.getUserProperty(RocketMQDeadLetters.ATTEMPTS)).isEqualTo("3");
+        });
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            acked.forEach(key -> assertThat(channels.deliveries("batch-elements-in", key)).hasSize(1));
+            assertThat(channels.deliveries("batch-elements-in", poison)).hasSize(1);
+            assertThat(channels.deliveries("batch-elements-in", nackedOnce)).extracting(Delivery::reconsumeTimes)
+                    .containsExactly(0, 1);
+            assertThat(channels.deliveries("batch-elements-in", alwaysFailing)).extracting(Delivery::reconsumeTimes)
+                    .containsExactly(0, 1, 2);
+        });
+    }
+
     private static void sendAsOneBatch(DefaultMQProducer producer, List<String> keys) throws Exception {
+        sendAsOneBatch(producer, "it_batch", keys);
+    }
+
+    private static void sendAsOneBatch(DefaultMQProducer producer, String topic, List<String> keys) throws Exception {
         List<Message> messages = keys.stream().map(key -> {
-            Message message = new Message("it_batch", key.getBytes(StandardCharsets.UTF_8));
+            Message message = new Message(topic, key.getBytes(StandardCharsets.UTF_8));
             message.setKeys(key);
             return message;
         }).toList();

@@ -64,7 +64,8 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
                 + "bounds the messages in flight (times `batch-size` in batch mode).")
 @ConnectorAttribute(name = "batch", type = "boolean", direction = INCOMING, defaultValue = "false",
         description = "Deliver lists of up to `batch-size` payloads (`Message<List<String>>`) instead of one message "
-                + "at a time; the batch is acknowledged or failed as a whole.")
+                + "at a time; the batch is acknowledged or failed as a whole, or element by element when nacked with a "
+                + "`RocketMQBatchFailure`.")
 @ConnectorAttribute(name = "batch-size", type = "int", direction = INCOMING, defaultValue = "16",
         description = "Maximum messages per batch when `batch=true`.")
 @ConnectorAttribute(name = "max-reconsume-times", type = "int", direction = INCOMING, defaultValue = "16",
