@@ -45,9 +45,16 @@ public final class FaultSuite implements AutoCloseable {
      * dispatcher's short sweep, and a check-back that rolls back an orphaned half message after
      * 10 s instead of 60 s (the fault hook's pause is far shorter than that).
      */
-    static final List<String> SERVICE_JVM_OPTIONS = List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+    public static final List<String> SERVICE_JVM_OPTIONS = List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Drocketmq.client.rebalance.waitInterval=2000", "-Dsms-service.dispatch.sweep-interval=PT1S",
             "-Dorder-service.messaging.rollback-unconfirmed-after=PT10S");
+
+    /**
+     * {@link #SERVICE_JVM_OPTIONS} with full tiered compilation (C2): slower to warm up, faster in
+     * the steady state that a benchmark measures.
+     */
+    public static final List<String> SERVICE_JVM_OPTIONS_C2 = SERVICE_JVM_OPTIONS.stream()
+            .filter(o -> !o.startsWith("-XX:TieredStopAtLevel")).toList();
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration SERVICE_STOP_GRACE = Duration.ofSeconds(10);
@@ -61,6 +68,7 @@ public final class FaultSuite implements AutoCloseable {
     private final PrintStream out;
     private final String marker;
     private final String databasePrefix;
+    private final List<String> serviceJvmOptions;
     private final Map<String, ServiceSpec> specs = new LinkedHashMap<>();
     /** Live and dead instances per service name, in start order (index 0 is the first instance). */
     private final Map<String, List<ServiceProcess>> instances = new LinkedHashMap<>();
@@ -76,12 +84,13 @@ public final class FaultSuite implements AutoCloseable {
     private int brokerStarts;
     private boolean closed;
 
-    private FaultSuite(Path root, Path runDir, String databasePrefix, String mariadbHost, int mariadbPort,
-            PrintStream out) {
+    private FaultSuite(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
+            String mariadbHost, int mariadbPort, PrintStream out) {
         if (!databasePrefix.matches("orderflow_[a-z]+_")) {
             throw new IllegalArgumentException("A suite's database prefix is orderflow_<word>_, was " + databasePrefix);
         }
         this.databasePrefix = databasePrefix;
+        this.serviceJvmOptions = List.copyOf(serviceJvmOptions);
         this.root = root;
         this.runDir = runDir;
         this.mariadbHost = mariadbHost;
@@ -121,13 +130,22 @@ public final class FaultSuite implements AutoCloseable {
      */
     public static FaultSuite start(Path root, Path runDir, String databasePrefix, String mariadbHost, int mariadbPort,
             PrintStream out) {
+        return start(root, runDir, databasePrefix, SERVICE_JVM_OPTIONS, mariadbHost, mariadbPort, out);
+    }
+
+    /**
+     * {@link #start(Path, Path, String, String, int, PrintStream)} with the services' JVM options
+     * chosen by the caller (e.g. {@link #SERVICE_JVM_OPTIONS_C2} for a benchmark).
+     */
+    public static FaultSuite start(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
+            String mariadbHost, int mariadbPort, PrintStream out) {
         List<String> missing = ServiceSpec.SUITE.stream().filter(s -> !Files.isRegularFile(s.runnerJar(root)))
                 .map(s -> root.relativize(s.runnerJar(root)).toString()).toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Services not built: " + missing
                     + ". Build them first: mvn -B install -DskipTests (or run this module with -am).");
         }
-        FaultSuite suite = new FaultSuite(root, runDir, databasePrefix, mariadbHost, mariadbPort, out);
+        FaultSuite suite = new FaultSuite(root, runDir, databasePrefix, serviceJvmOptions, mariadbHost, mariadbPort, out);
         Runtime.getRuntime().addShutdownHook(suite.shutdownHook);
         try {
             suite.stopLeftovers();
@@ -351,7 +369,7 @@ public final class FaultSuite implements AutoCloseable {
                     database -> "jdbc:mariadb://127.0.0.1:" + mariadbPort + "/" + database));
         }
         properties.putAll(extraProperties);
-        List<String> jvmOptions = new ArrayList<>(SERVICE_JVM_OPTIONS);
+        List<String> jvmOptions = new ArrayList<>(serviceJvmOptions);
         jvmOptions.add(marker);
         List<ServiceProcess> all = instances.computeIfAbsent(name, n -> new ArrayList<>());
         String instanceName = name + "-" + (all.size() + 1);

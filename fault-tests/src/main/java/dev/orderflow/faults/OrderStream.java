@@ -44,6 +44,7 @@ public final class OrderStream implements AutoCloseable {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Supplier<String> orderUrl;
+    private final List<String> skus;
     private final int maxOrders;
     private final Duration pause;
     private final int cancelEvery;
@@ -69,7 +70,20 @@ public final class OrderStream implements AutoCloseable {
      * @param cancelEvery one order in this many is followed by a cancel; 0 for none
      */
     public OrderStream(Supplier<String> orderUrl, int workers, int maxOrders, Duration pause, int cancelEvery) {
+        this(orderUrl, SKUS, workers, maxOrders, pause, cancelEvery);
+    }
+
+    /**
+     * @param skus the SKUs orders draw their lines from (at least three), each seeded by
+     *             {@link #seedStock(String)} with {@link #INITIAL_STOCK}
+     */
+    public OrderStream(Supplier<String> orderUrl, List<String> skus, int workers, int maxOrders, Duration pause,
+            int cancelEvery) {
+        if (skus.size() < 3) {
+            throw new IllegalArgumentException("An order has up to three distinct SKUs: give at least three, not " + skus);
+        }
         this.orderUrl = orderUrl;
+        this.skus = List.copyOf(skus);
         this.workerCount = workers;
         this.maxOrders = maxOrders;
         this.pause = pause;
@@ -79,7 +93,7 @@ public final class OrderStream implements AutoCloseable {
 
     /** PUT /stock for every SKU of the stream. */
     public void seedStock(String inventoryUrl) {
-        for (String sku : SKUS) {
+        for (String sku : skus) {
             HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/stock/" + sku))
                     .header("Content-Type", "application/json")
                     .PUT(HttpRequest.BodyPublishers.ofString("{\"available\":" + INITIAL_STOCK + "}")));
@@ -182,14 +196,24 @@ public final class OrderStream implements AutoCloseable {
         }
     }
 
+    /** The SKUs orders draw from. */
+    public List<String> skus() {
+        return skus;
+    }
+
     /** One to three lines of distinct SKUs, quantity 1-5, unit price 0.01-99.99. */
-    private static List<OrderItem> randomItems(Random random) {
-        List<String> shuffled = new ArrayList<>(SKUS);
-        java.util.Collections.shuffle(shuffled, random);
+    private List<OrderItem> randomItems(Random random) {
         int lines = 1 + random.nextInt(3);
+        List<String> picked = new ArrayList<>(lines);
+        while (picked.size() < lines) {
+            String sku = skus.get(random.nextInt(skus.size()));
+            if (!picked.contains(sku)) {
+                picked.add(sku);
+            }
+        }
         List<OrderItem> items = new ArrayList<>();
         for (int i = 0; i < lines; i++) {
-            items.add(new OrderItem(shuffled.get(i), 1 + random.nextInt(5),
+            items.add(new OrderItem(picked.get(i), 1 + random.nextInt(5),
                     BigDecimal.valueOf(1 + random.nextInt(9_999), 2)));
         }
         return items;

@@ -2,7 +2,11 @@ package dev.orderflow.load;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * The command line of {@link LoadRun}.
@@ -15,18 +19,30 @@ import java.util.Optional;
  * <li>{@code --completion-timeout S}: how long to wait for every accepted order to be COMPLETED
  * (default 300);</li>
  * <li>{@code --ceiling-seconds S}: length of each machine-ceiling measurement (default 10);</li>
- * <li>{@code --jfr SERVICE}: record a Java Flight Recorder profile of that service during the load
- * and print its top frames;</li>
+ * <li>{@code --jfr SERVICE[,SERVICE...]|all}: record a Java Flight Recorder profile of those
+ * processes (services, {@code broker}) during the load and print their top frames;</li>
+ * <li>{@code --warmup N}: place N orders first and wait until they are COMPLETED, in the same
+ * suite, before the measured load (default 0): the measured phase then runs on warmed JITs;</li>
+ * <li>{@code --skus N}: orders draw their one to three lines from N SKUs (default 50, the
+ * reference's load shape; at least 3);</li>
+ * <li>{@code --jit c1|c2}: the services run C1 only (the e2e and fault suites' fast start) or
+ * with full tiered compilation (default c2, the steady state);</li>
  * <li>{@code --label TEXT}: the run's name in the results file;</li>
  * <li>{@code --results FILE}: append the run's figures as one CSV line (the chart's input; default
  * {@code load-tests/target/load-results.csv}).</li>
  * </ul>
  */
 public record LoadOptions(int orders, int clients, Optional<Double> rate, Duration duration, Duration completionTimeout,
-        Duration ceilingDuration, Optional<String> jfrService, String label, Path results) {
+        Duration ceilingDuration, List<String> jfrProcesses, int warmupOrders, int skus, String jit, String label,
+        Path results) {
 
     public static final String USAGE = "usage: LoadRun [--orders N] [--clients C] | [--rate R --duration S [--clients C]]"
-            + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE] [--label TEXT] [--results FILE]";
+            + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE,...|all] [--warmup N] [--skus N]"
+            + " [--jit c1|c2] [--label TEXT] [--results FILE]";
+
+    /** What {@code --jfr all} names: every service and the broker. */
+    static final List<String> ALL_PROCESSES = List.of("order-service", "inventory-service", "sms-service",
+            "points-service", "status-service", "broker");
 
     public boolean openLoop() {
         return rate.isPresent();
@@ -44,7 +60,10 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         Duration duration = null;
         Duration completionTimeout = Duration.ofSeconds(300);
         Duration ceilingDuration = Duration.ofSeconds(10);
-        String jfrService = null;
+        List<String> jfrProcesses = List.of();
+        int warmupOrders = 0;
+        int skus = 50;
+        String jit = "c2";
         String label = null;
         Path results = Path.of("load-tests/target/load-results.csv");
         for (int i = 0; i < args.length; i++) {
@@ -65,7 +84,26 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                 case "--duration" -> duration = Duration.ofSeconds(positive(name, Integer.parseInt(value)));
                 case "--completion-timeout" -> completionTimeout = Duration.ofSeconds(positive(name, Integer.parseInt(value)));
                 case "--ceiling-seconds" -> ceilingDuration = Duration.ofSeconds(positive(name, Integer.parseInt(value)));
-                case "--jfr" -> jfrService = value;
+                case "--jfr" -> jfrProcesses = value.equals("all") ? ALL_PROCESSES : processes(value);
+                case "--warmup" -> {
+                    warmupOrders = Integer.parseInt(value);
+                    if (warmupOrders < 0) {
+                        throw new IllegalArgumentException("--warmup must not be negative, was " + value);
+                    }
+                }
+                case "--skus" -> {
+                    skus = Integer.parseInt(value);
+                    if (skus < 3) {
+                        throw new IllegalArgumentException("--skus must be at least 3 (an order has up to three "
+                                + "distinct SKUs), was " + value);
+                    }
+                }
+                case "--jit" -> {
+                    if (!value.equals("c1") && !value.equals("c2")) {
+                        throw new IllegalArgumentException("--jit is c1 or c2, was " + value);
+                    }
+                    jit = value;
+                }
                 case "--label" -> label = value;
                 case "--results" -> results = Path.of(value);
                 default -> throw new IllegalArgumentException("Unknown option " + name + "\n" + USAGE);
@@ -79,7 +117,21 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                     : "open " + rate + "/s x " + duration.toSeconds() + " s";
         }
         return new LoadOptions(orders, clients, Optional.ofNullable(rate), duration == null ? Duration.ZERO : duration,
-                completionTimeout, ceilingDuration, Optional.ofNullable(jfrService), label, results);
+                completionTimeout, ceilingDuration, jfrProcesses, warmupOrders, skus, jit, label, results);
+    }
+
+    private static List<String> processes(String value) {
+        List<String> names = Arrays.stream(value.split(",")).map(String::trim).filter(n -> !n.isEmpty()).toList();
+        List<String> unknown = names.stream().filter(n -> !ALL_PROCESSES.contains(n)).toList();
+        if (names.isEmpty() || !unknown.isEmpty()) {
+            throw new IllegalArgumentException("--jfr takes 'all' or some of " + ALL_PROCESSES + ", not " + value);
+        }
+        return names;
+    }
+
+    /** The SKUs of the run: LOAD-SKU-01 ... LOAD-SKU-N. */
+    public List<String> skuNames() {
+        return IntStream.rangeClosed(1, skus).mapToObj(i -> String.format(Locale.ROOT, "LOAD-SKU-%02d", i)).toList();
     }
 
     private static int positive(String name, int value) {

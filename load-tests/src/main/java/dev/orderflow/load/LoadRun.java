@@ -18,6 +18,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -98,7 +99,9 @@ public final class LoadRun {
         String host = System.getProperty("orderflow.load.mariadb.host", "127.0.0.1");
         int port = Integer.parseInt(System.getProperty("orderflow.load.mariadb.port", "3306"));
         LoadResult result;
-        try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, host, port, System.out)) {
+        List<String> jvmOptions = options.jit().equals("c1") ? FaultSuite.SERVICE_JVM_OPTIONS
+                : FaultSuite.SERVICE_JVM_OPTIONS_C2;
+        try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, jvmOptions, host, port, System.out)) {
             result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
         }
         System.exit(result.passed() ? 0 : 1);
@@ -109,11 +112,13 @@ public final class LoadRun {
         Map<String, Double> startupSeconds = startupSeconds();
         Map<String, ProcessUsage> idle = usage(pids);
         int planned = options.plannedOrders();
-        try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), options.clients(), planned,
+        List<String> skus = options.skuNames();
+        try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), skus, options.clients(), planned,
                 Duration.ZERO, 0);
                 Reconciler reconciler = new Reconciler(suite);
                 SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress())) {
             stream.seedStock(suite.url("inventory-service"));
+            Set<String> warmupIds = warmUp(skus);
             SuiteCounters.Reading idleStart = counters.read();
             long idleStarted = System.nanoTime();
             pause(IDLE_WINDOW); // a measurement window, not a wait for a condition
@@ -125,8 +130,8 @@ public final class LoadRun {
             ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
             sampler.scheduleAtFixedRate(() -> usage(pids).forEach((name, u) -> peakRssKb.merge(name, u.rssKb(), Math::max)),
                     0, 1, TimeUnit.SECONDS);
-            JfrProfile profile = options.jfrService().map(s -> JfrProfile.start(pids.get(s),
-                    runDir.resolve(s + ".jfr"))).orElse(null);
+            Map<String, JfrProfile> profiles = new LinkedHashMap<>();
+            options.jfrProcesses().forEach(p -> profiles.put(p, JfrProfile.start(pids.get(p), runDir.resolve(p + ".jfr"))));
             double loadAverage = loadAverage();
             out.printf(Locale.ROOT, "load: %s, %d orders, load average %.2f%n", options.label(), planned, loadAverage);
             Instant firstSubmit = Instant.now();
@@ -151,14 +156,15 @@ public final class LoadRun {
             Set<String> acceptedIds = stream.accepted().keySet();
             try {
                 await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(500))
-                        .until(() -> completedCount() >= accepted);
+                        .until(() -> completedCount() - warmupIds.size() >= accepted);
             } catch (ConditionTimeoutException e) {
                 out.printf("load: not every order COMPLETED within %s: %d of %d%n", options.completionTimeout(),
-                        completedCount(), accepted);
+                        completedCount() - warmupIds.size(), accepted);
             }
             Map<String, ProcessUsage> usageAfter = usage(pids);
             sampler.shutdownNow();
-            List<String> profileLines = profile == null ? List.of() : profile.stopAndSummarise(15);
+            Map<String, List<String>> profileLines = new LinkedHashMap<>();
+            profiles.forEach((p, profile) -> profileLines.put(p, profile.stopAndSummarise(15)));
             awaitSettled(counters, before.comCommit() - idleStart.comCommit(), idleSeconds);
             SuiteCounters.Reading after = counters.read();
             double runSeconds = (System.nanoTime() - loadStarted) / 1e9;
@@ -171,7 +177,9 @@ public final class LoadRun {
             int completed = e2e.size();
             double throughput = completed / Math.max(Duration.between(firstSubmit, lastCompleted).toMillis() / 1000.0, 1e-3);
 
-            Verdict verdict = Verdict.of(new Verdict.Expectations(acceptedIds, List.of(), Set.copyOf(OrderStream.SKUS),
+            Set<String> expectedIds = new HashSet<>(acceptedIds);
+            expectedIds.addAll(warmupIds);
+            Verdict verdict = Verdict.of(new Verdict.Expectations(expectedIds, List.of(), Set.copyOf(skus),
                     OrderStream.INITIAL_STOCK), reconciler.read());
             int reconciliation = verdict.lost() + verdict.duplicated() + verdict.phantom() + verdict.wrongState()
                     + verdict.pending() + verdict.wrongDlq();
@@ -200,6 +208,32 @@ public final class LoadRun {
                     completed, profileLines);
             appendCsv(result);
             return result;
+        }
+    }
+
+    /**
+     * The warm-up phase: {@code --warmup} orders in a closed loop, waited for until COMPLETED, so
+     * that the measured phase starts on warmed JITs and filled pools.
+     *
+     * @return the warm-up's accepted order ids (they count in the reconciliation, not in the figures)
+     */
+    private Set<String> warmUp(List<String> skus) {
+        if (options.warmupOrders() == 0) {
+            return Set.of();
+        }
+        long started = System.nanoTime();
+        try (OrderStream warmup = new OrderStream(() -> suite.url("order-service"), skus, options.clients(),
+                options.warmupOrders(), Duration.ZERO, 0)) {
+            warmup.start();
+            await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
+                    .until(() -> warmup.acceptedCount() + warmup.refused() + warmup.unanswered() >= options.warmupOrders());
+            warmup.stop();
+            int accepted = warmup.acceptedCount();
+            await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(500))
+                    .until(() -> completedCount() >= accepted);
+            out.printf(Locale.ROOT, "load: warm-up of %d orders (%d accepted) COMPLETED in %.1f s%n",
+                    options.warmupOrders(), accepted, (System.nanoTime() - started) / 1e9);
+            return Set.copyOf(warmup.accepted().keySet());
         }
     }
 
@@ -307,7 +341,7 @@ public final class LoadRun {
     private void print(LoadResult result, Verdict verdict, Set<String> processes, Map<String, Double> startupSeconds,
             Map<String, ProcessUsage> idle, Map<String, ProcessUsage> before, Map<String, ProcessUsage> after,
             Map<String, Long> peakRssKb, SuiteCounters.Reading countersBefore, SuiteCounters.Reading countersAfter,
-            int completed, List<String> profileLines) {
+            int completed, Map<String, List<String>> profileLines) {
         out.println("==================== load run ====================");
         result.report().forEach(out::println);
         out.println("process            ready(s)  idle RSS(MB)  peak RSS(MB)  end RSS(MB)  CPU during run(s)");
@@ -332,10 +366,10 @@ public final class LoadRun {
             out.println("reconciliation problems (first " + verdict.problems().size() + "):");
             verdict.problems().forEach(p -> out.println("  " + p));
         }
-        if (!profileLines.isEmpty()) {
-            out.println("JFR profile of " + options.jfrService().orElseThrow() + ":");
-            profileLines.forEach(out::println);
-        }
+        profileLines.forEach((process, lines) -> {
+            out.println("JFR profile of " + process + ":");
+            lines.forEach(out::println);
+        });
         out.println("LOAD-RESULT " + LoadResult.CSV_HEADER);
         out.println("LOAD-RESULT " + result.toCsv());
     }

@@ -16,6 +16,27 @@ class LoadOptionsTest {
         assertThat(options.plannedOrders()).isEqualTo(5000);
         assertThat(options.clients()).isEqualTo(32);
         assertThat(options.label()).isEqualTo("closed n=5000 c=32");
+        assertThat(options.jit()).isEqualTo("c2");
+        assertThat(options.warmupOrders()).isZero();
+        assertThat(options.skuNames()).hasSize(50).startsWith("LOAD-SKU-01").endsWith("LOAD-SKU-50");
+    }
+
+    @Test
+    void profilesNamedProcessesOrAll() {
+        assertThat(LoadOptions.parse("--jfr", "status-service,broker").jfrProcesses())
+                .containsExactly("status-service", "broker");
+        assertThat(LoadOptions.parse("--jfr", "all").jfrProcesses()).hasSize(6).contains("order-service", "broker");
+        assertThatThrownBy(() -> LoadOptions.parse("--jfr", "status")).hasMessageContaining("--jfr takes 'all'");
+    }
+
+    @Test
+    void refusesBadWarmupSkusAndJit() {
+        assertThat(LoadOptions.parse("--warmup", "500", "--skus", "4", "--jit", "c1"))
+                .extracting(LoadOptions::warmupOrders, LoadOptions::skus, LoadOptions::jit)
+                .containsExactly(500, 4, "c1");
+        assertThatThrownBy(() -> LoadOptions.parse("--skus", "2")).hasMessageContaining("at least 3");
+        assertThatThrownBy(() -> LoadOptions.parse("--warmup", "-1")).hasMessageContaining("must not be negative");
+        assertThatThrownBy(() -> LoadOptions.parse("--jit", "c3")).hasMessageContaining("c1 or c2");
     }
 
     @Test
