@@ -4,7 +4,16 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -15,7 +24,9 @@ import jakarta.persistence.EntityManager;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQBatchFailure;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -53,6 +64,11 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * {@code consume_failure} in its own transaction first (with a DEAD_LETTERED report for
  * permanent failures when reporting is enabled).</li>
  * </ol>
+ *
+ * <p>Batch channels ({@code batch=true}, {@code batch-size=N}) go through the same method: the
+ * batch's elements share one transaction (one consume_record row each), and only the failed
+ * elements are dead-lettered or redelivered (see {@code consumeBatch}). Declare the parameter as
+ * {@code Message<?>} so that one method serves both modes.
  */
 @ApplicationScoped
 public class IdempotentConsumer {
@@ -98,90 +114,177 @@ public class IdempotentConsumer {
             MessageHandler<T> handler) {
         Objects.requireNonNull(parser, "parser");
         Objects.requireNonNull(handler, "handler");
+        Optional<IncomingRocketMQBatchMetadata> batch = message.getMetadata(IncomingRocketMQBatchMetadata.class);
+        if (batch.isPresent()) {
+            return consumeBatch(message, batch.get().messages(), parser, keyOf, handler);
+        }
         IncomingRocketMQMetadata metadata = message.getMetadata(IncomingRocketMQMetadata.class)
                 .orElseThrow(() -> new IllegalArgumentException(
                         "The message carries no IncomingRocketMQMetadata: is the channel a smallrye-rocketmq channel?"));
+        Element<T> element = parse(message.getPayload(), metadata, parser, keyOf);
+        Throwable failure = element.failure != null ? element.failure : applyAlone(element, handler);
+        return failure == null ? message.ack() : message.nack(failure);
+    }
+
+    /**
+     * A batch ({@code batch=true} channel): the elements are applied in one transaction, with one
+     * consume_record row per element, so the transaction's fixed cost is paid once per batch.
+     * Elements about different orders are applied in key order (keys are {@code <orderId>:...}), so
+     * that concurrent batches take their row locks in the same order; elements of one order keep
+     * their arrival order. When the batch transaction fails (one element's business or system
+     * failure, a concurrent duplicate, a deadlock), nothing of it committed and every element is
+     * applied again alone, exactly as a single message would be. Failed elements are named in a
+     * {@link RocketMQBatchFailure}: the connector dead-letters or redelivers only those.
+     */
+    private <T> CompletionStage<Void> consumeBatch(Message<?> message, List<IncomingRocketMQMetadata> metadata,
+            PayloadParser<T> parser, Function<T, String> keyOf, MessageHandler<T> handler) {
+        if (!(message.getPayload() instanceof List<?> payloads) || payloads.size() != metadata.size()) {
+            throw new IllegalArgumentException("A batch message carries a list payload with one element per metadata entry");
+        }
+        Map<Integer, Throwable> failures = new HashMap<>();
+        List<Element<T>> elements = new ArrayList<>(payloads.size());
+        for (int i = 0; i < payloads.size(); i++) {
+            Element<T> element = parse(payloads.get(i), metadata.get(i), parser, keyOf);
+            element.index = i;
+            if (element.failure != null) {
+                failures.put(i, element.failure);
+            } else {
+                elements.add(element);
+            }
+        }
+        elements.sort(Comparator.comparing(e -> orderPart(e.context.messageKey())));
+        if (!elements.isEmpty()) {
+            try {
+                QuarkusTransaction.requiringNew().call(() -> applyAll(elements, handler));
+            } catch (Exception batchFailure) {
+                LOG.debugf(batchFailure, "Batch of %d failed as a whole; applying each element alone", elements.size());
+                for (Element<T> element : elements) {
+                    Throwable failure = applyAlone(element, handler);
+                    if (failure != null) {
+                        failures.put(element.index, failure);
+                    }
+                }
+            }
+        }
+        return failures.isEmpty() ? message.ack() : message.nack(new RocketMQBatchFailure(failures));
+    }
+
+    /** Parses a body and derives its key; a format failure is recorded and kept in the element. */
+    private <T> Element<T> parse(Object body, IncomingRocketMQMetadata metadata, PayloadParser<T> parser,
+            Function<T, String> keyOf) {
         Delivery delivery = new Delivery(metadata.consumerGroup(), metadata.key(), metadata.msgId(),
                 metadata.reconsumeTimes() + 1);
-
         T payload;
         String key;
         try {
-            payload = parser.parse(bodyOf(message));
+            payload = parser.parse(textOf(body));
             key = keyOf == null ? metadata.key() : keyOf.apply(payload);
         } catch (Exception e) {
-            return fail(message, delivery, FailureClass.FORMAT, describe(e), e);
+            return Element.failed(failure(delivery, FailureClass.FORMAT, describe(e), e));
         }
         if (key == null || key.isBlank()) {
-            return fail(message, delivery, FailureClass.FORMAT, "no business key to dedupe on", null);
+            return Element.failed(failure(delivery, FailureClass.FORMAT, "no business key to dedupe on", null));
         }
         delivery = delivery.withKey(key);
         if (reporter.enabled() && ReportSubject.ofMessageKey(key) == null) {
             // The report names the order event by this key; without one no status could ever show the result.
-            return fail(message, delivery, FailureClass.FORMAT, "business key '" + key
-                    + "' is not <orderId>:<create|cancel>, so no result can be reported for it", null);
+            return Element.failed(failure(delivery, FailureClass.FORMAT, "business key '" + key
+                    + "' is not <orderId>:<create|cancel>, so no result can be reported for it", null));
         }
-        ConsumeContext context = new ConsumeContext(delivery.group(), key, delivery.attempt(), metadata);
+        return new Element<>(payload, new ConsumeContext(delivery.group(), key, delivery.attempt(), metadata), delivery,
+                null);
+    }
 
+    /**
+     * Applies one element in its own transaction.
+     *
+     * @return null when applied or already processed; else the (recorded) cause to nack with
+     */
+    private <T> Throwable applyAlone(Element<T> element, MessageHandler<T> handler) {
+        ConsumeContext context = element.context;
         boolean applied;
         try {
-            applied = QuarkusTransaction.requiringNew().call(() -> applyOnce(payload, context, delivery(context, metadata), handler));
+            applied = QuarkusTransaction.requiringNew().call(() -> applyAll(List.of(element), handler)) > 0;
         } catch (Exception e) {
             if (isConcurrentDuplicate(e)) {
-                LOG.debugf("Already processed by a concurrent delivery: group=%s key=%s", context.consumerGroup(), key);
-                return message.ack();
+                LOG.debugf("Already processed by a concurrent delivery: group=%s key=%s", context.consumerGroup(),
+                        context.messageKey());
+                return null;
             }
             RocketMQPermanentFailure permanent = RocketMQPermanentFailure.find(e);
             if (permanent != null) {
-                return fail(message, delivery, classOf(permanent), permanent.getMessage(), e);
+                return failure(element.delivery, classOf(permanent), permanent.getMessage(), e);
             }
             BusinessFailure business = findCause(e, BusinessFailure.class);
             if (business != null) {
-                return fail(message, delivery, FailureClass.BUSINESS, business.getMessage(), e);
+                return failure(element.delivery, FailureClass.BUSINESS, business.getMessage(), e);
             }
-            return fail(message, delivery, FailureClass.SYSTEM, describe(rootCause(e)), e);
+            return failure(element.delivery, FailureClass.SYSTEM, describe(rootCause(e)), e);
         }
         if (!applied) {
-            LOG.debugf("Already processed: group=%s key=%s msgId=%s", context.consumerGroup(), key, metadata.msgId());
+            LOG.debugf("Already processed: group=%s key=%s msgId=%s", context.consumerGroup(), context.messageKey(),
+                    element.delivery.msgId());
         }
-        return message.ack();
+        return null;
     }
 
-    /** @return false when (group, key) was already recorded: nothing was done */
-    private <T> boolean applyOnce(T payload, ConsumeContext context, Delivery delivery, MessageHandler<T> handler)
-            throws Exception {
-        Long existing = entityManager.createQuery(
-                "select count(r) from ConsumeRecord r where r.consumerGroup = :group and r.messageKey = :key", Long.class)
-                .setParameter("group", context.consumerGroup())
-                .setParameter("key", context.messageKey())
-                .getSingleResult();
-        if (existing > 0) {
-            return false;
+    /**
+     * Inside the caller's transaction: skips the elements whose (group, key) is recorded (or
+     * repeated in the list), claims the others' keys, then runs the handler for each.
+     *
+     * @return how many elements were applied (0: all were already processed)
+     */
+    private <T> int applyAll(List<Element<T>> elements, MessageHandler<T> handler) throws Exception {
+        Set<String> keys = new LinkedHashSet<>();
+        elements.forEach(e -> keys.add(e.context.messageKey()));
+        String group = elements.get(0).context.consumerGroup();
+        Set<String> recorded = new HashSet<>(entityManager.createQuery(
+                "select r.messageKey from ConsumeRecord r where r.consumerGroup = :group and r.messageKey in :keys",
+                String.class)
+                .setParameter("group", group)
+                .setParameter("keys", keys)
+                .getResultList());
+        Instant processedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        List<Element<T>> fresh = new ArrayList<>(elements.size());
+        List<ConsumeRecord> records = new ArrayList<>(elements.size());
+        for (Element<T> element : elements) {
+            if (!element.context.consumerGroup().equals(group)) {
+                throw new IllegalArgumentException("A batch holds the messages of one consumer group");
+            }
+            if (!recorded.add(element.context.messageKey())) {
+                continue;
+            }
+            ConsumeRecord record = new ConsumeRecord();
+            record.consumerGroup = group;
+            record.messageKey = element.context.messageKey();
+            record.msgId = element.delivery.msgId();
+            record.outcome = Outcome.Status.DONE;
+            record.processedAt = processedAt;
+            entityManager.persist(record);
+            fresh.add(element);
+            records.add(record);
         }
-        ConsumeRecord record = new ConsumeRecord();
-        record.consumerGroup = context.consumerGroup();
-        record.messageKey = context.messageKey();
-        record.msgId = delivery.msgId();
-        record.outcome = Outcome.Status.DONE;
-        record.processedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        entityManager.persist(record);
-        // Claim the key before the business work: a concurrent duplicate now waits on the unique
+        // Claim the keys before the business work: a concurrent duplicate now waits on the unique
         // index and then fails with a duplicate key instead of applying the effect a second time.
         entityManager.flush();
 
-        Outcome outcome = handler.handle(payload, context);
-        if (outcome == null) {
-            throw new IllegalStateException("Handler returned no Outcome for " + context.messageKey());
+        for (int i = 0; i < fresh.size(); i++) {
+            Element<T> element = fresh.get(i);
+            ConsumeRecord record = records.get(i);
+            Outcome outcome = handler.handle(element.payload, element.context);
+            if (outcome == null) {
+                throw new IllegalStateException("Handler returned no Outcome for " + element.context.messageKey());
+            }
+            record.outcome = outcome.status();
+            record.outcomeReason = ConsumeFailureRecorder.truncate(outcome.reason());
+            // Same transaction as the record and the effect: the report exists if and only if they commit.
+            reporter.reportOutcome(group, element.context.messageKey(), outcome, record.processedAt);
         }
-        record.outcome = outcome.status();
-        record.outcomeReason = ConsumeFailureRecorder.truncate(outcome.reason());
-        // Same transaction as the record and the effect: the report exists if and only if they commit.
-        reporter.reportOutcome(context.consumerGroup(), context.messageKey(), outcome, record.processedAt);
-        return true;
+        return fresh.size();
     }
 
-    private CompletionStage<Void> fail(Message<?> message, Delivery delivery, FailureClass failureClass, String reason,
-            Throwable cause) {
+    /** Logs and records a failure; returns the cause to nack the message with. */
+    private Throwable failure(Delivery delivery, FailureClass failureClass, String reason, Throwable cause) {
         ConsumeFailed failure = new ConsumeFailed(delivery.group(), delivery.key(), delivery.msgId(), failureClass,
                 reason, delivery.attempt());
         Throwable nackCause = failureClass.permanent()
@@ -200,19 +303,14 @@ public class IdempotentConsumer {
             LOG.errorf(recordingFailure, "Could not record consume failure %s", failure);
             nackCause.addSuppressed(recordingFailure);
         }
-        return message.nack(nackCause);
-    }
-
-    private static Delivery delivery(ConsumeContext context, IncomingRocketMQMetadata metadata) {
-        return new Delivery(context.consumerGroup(), context.messageKey(), metadata.msgId(), context.attempt());
+        return nackCause;
     }
 
     private static FailureClass classOf(RocketMQPermanentFailure permanent) {
         return FailureClass.FORMAT.label().equals(permanent.failureClass()) ? FailureClass.FORMAT : FailureClass.BUSINESS;
     }
 
-    private static String bodyOf(Message<?> message) {
-        Object payload = message.getPayload();
+    private static String textOf(Object payload) {
         if (payload instanceof String text) {
             return text;
         }
@@ -253,6 +351,32 @@ public class IdempotentConsumer {
 
     private static String describe(Throwable e) {
         return e.getMessage() == null ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    /** The part of a business key that names the order: keys are {@code <orderId>:<event>[:<consumer>]}. */
+    private static String orderPart(String key) {
+        int colon = key.indexOf(':');
+        return colon < 0 ? key : key.substring(0, colon);
+    }
+
+    /** One message of a delivery, parsed, or its format failure (already recorded). */
+    private static final class Element<T> {
+        final T payload;
+        final ConsumeContext context;
+        final Delivery delivery;
+        final Throwable failure;
+        int index;
+
+        Element(T payload, ConsumeContext context, Delivery delivery, Throwable failure) {
+            this.payload = payload;
+            this.context = context;
+            this.delivery = delivery;
+            this.failure = failure;
+        }
+
+        static <T> Element<T> failed(Throwable failure) {
+            return new Element<>(null, null, null, failure);
+        }
     }
 
     /** Identifies a delivery in logs and failure records. */

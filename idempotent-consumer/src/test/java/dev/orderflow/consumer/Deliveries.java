@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 
+import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 
 /**
@@ -46,7 +47,30 @@ final class Deliveries {
         return delivered;
     }
 
+    /** A batch ({@code batch=true}) of the given bodies and keys, first delivery. */
+    static Delivered deliverBatch(List<String> bodies, List<String> keys) {
+        List<IncomingRocketMQMetadata> metadata = new java.util.ArrayList<>();
+        for (int i = 0; i < bodies.size(); i++) {
+            metadata.add(new IncomingRocketMQMetadata("MSG-" + System.nanoTime() + "-" + i, List.of(keys.get(i)), "create",
+                    "order_topic", i % 4, "broker-a", i, 0, System.currentTimeMillis(), System.currentTimeMillis(),
+                    Map.of(), GROUP));
+        }
+        Delivered delivered = new Delivered();
+        delivered.batch = Message.of(List.copyOf(bodies), Metadata.of(new IncomingRocketMQBatchMetadata(metadata)),
+                () -> {
+                    delivered.acks.incrementAndGet();
+                    return CompletableFuture.completedFuture(null);
+                },
+                cause -> {
+                    delivered.nackCause.set(cause);
+                    delivered.nacks.incrementAndGet();
+                    return CompletableFuture.completedFuture(null);
+                });
+        return delivered;
+    }
+
     static final class Delivered {
+        Message<List<String>> batch;
         Message<String> message;
         final AtomicInteger acks = new AtomicInteger();
         final AtomicInteger nacks = new AtomicInteger();

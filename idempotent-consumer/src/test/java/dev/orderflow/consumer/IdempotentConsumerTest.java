@@ -30,6 +30,7 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.rocketmq.RocketMQBatchFailure;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -155,6 +156,93 @@ class IdempotentConsumerTest {
         assertThat(RocketMQPermanentFailure.find(delivered.nackCause.get())).isNotNull();
         assertThat(Database.failures(keys)).singleElement()
                 .satisfies(row -> assertThat((String) row.get("reason")).contains("phone").contains("missing"));
+    }
+
+    @Test
+    void aBatchAppliesEachNewElementOnceAndSkipsRecordedAndRepeatedKeys() {
+        OrderEvent processedBefore = newOrderEvent();
+        consumeApplying(Deliveries.deliver(OrderEventJson.toJson(processedBefore), processedBefore.messageKey(), 0).message)
+                .toCompletableFuture().join();
+        List<OrderEvent> fresh = List.of(newOrderEvent(), newOrderEvent(), newOrderEvent(), newOrderEvent());
+        List<OrderEvent> batch = new java.util.ArrayList<>(fresh);
+        batch.add(1, processedBefore);
+        batch.add(fresh.get(2)); // the same message twice in one batch
+        handlerCalls.set(0);
+
+        Deliveries.Delivered delivered = Deliveries.deliverBatch(batch.stream().map(OrderEventJson::toJson).toList(),
+                batch.stream().map(OrderEvent::messageKey).toList());
+        consumeApplying(delivered.batch).toCompletableFuture().join();
+
+        assertThat(delivered.acks).hasValue(1);
+        assertThat(delivered.nacks).hasValue(0);
+        assertThat(handlerCalls).as("only the new elements, each once").hasValue(fresh.size());
+        for (OrderEvent event : batch) {
+            assertThat(Database.effects(event.messageKey())).as(event.messageKey()).isEqualTo(1);
+            assertThat(Database.consumeRecords(event.messageKey())).as(event.messageKey()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aBatchNamesOnlyItsFailedElementsAndCommitsTheOthers() throws Exception {
+        OrderEvent good1 = newOrderEvent();
+        OrderEvent business = newOrderEvent();
+        OrderEvent locked = newOrderEvent();
+        OrderEvent good2 = newOrderEvent();
+        List<String> bodies = List.of(OrderEventJson.toJson(good1), "{not json", OrderEventJson.toJson(business),
+                OrderEventJson.toJson(locked), OrderEventJson.toJson(good2));
+        List<String> keys = List.of(good1.messageKey(), "bad-json-" + UUID.randomUUID(), business.messageKey(),
+                locked.messageKey(), good2.messageKey());
+        MessageHandler<OrderEvent> handler = (e, context) -> {
+            handlerCalls.incrementAndGet();
+            effects.apply(context.messageKey());
+            if (e.orderId().equals(business.orderId())) {
+                throw new BusinessFailure("unknown SKU SKU-404");
+            }
+            if (e.orderId().equals(locked.orderId())) {
+                effects.deductLockedStock();
+            }
+            return Outcome.done();
+        };
+
+        Deliveries.Delivered delivered = Deliveries.deliverBatch(bodies, keys);
+        try (Connection locker = Database.connect()) {
+            locker.setAutoCommit(false);
+            try (Statement statement = locker.createStatement()) {
+                statement.executeQuery("select * from test_stock where sku = 'SKU-LOCKED' for update").close();
+            }
+            consumer.consume(delivered.batch, OrderEventParser::parse, OrderEvent::messageKey, handler)
+                    .toCompletableFuture().join();
+            locker.rollback();
+        }
+
+        assertThat(delivered.acks).hasValue(0);
+        assertThat(delivered.nacks).hasValue(1);
+        assertThat(delivered.nackCause.get()).isInstanceOf(RocketMQBatchFailure.class);
+        Map<Integer, Throwable> failures = ((RocketMQBatchFailure) delivered.nackCause.get()).failures();
+        assertThat(failures).containsOnlyKeys(1, 2, 3);
+        assertThat(RocketMQPermanentFailure.find(failures.get(1)).failureClass()).isEqualTo("format");
+        assertThat(RocketMQPermanentFailure.find(failures.get(2)).failureClass()).isEqualTo("business");
+        assertThat(RocketMQPermanentFailure.find(failures.get(3))).as("lock wait timeout: transient").isNull();
+        for (OrderEvent done : List.of(good1, good2)) {
+            assertThat(Database.effects(done.messageKey())).isEqualTo(1);
+            assertThat(Database.consumeRecords(done.messageKey())).isEqualTo(1);
+            assertThat(Database.failures(done.messageKey())).isEmpty();
+        }
+        for (OrderEvent failed : List.of(business, locked)) {
+            assertThat(Database.effects(failed.messageKey())).as("rolled back").isZero();
+            assertThat(Database.consumeRecords(failed.messageKey())).isZero();
+            assertThat(Database.failures(failed.messageKey())).hasSize(1);
+        }
+        assertThat(Database.failures(keys.get(1))).singleElement()
+                .satisfies(row -> assertThat(row).containsEntry("failure_class", "format"));
+
+        // The connector redelivers only the transient element: applied then, once.
+        Deliveries.Delivered retried = Deliveries.deliver(OrderEventJson.toJson(locked), locked.messageKey(), 1);
+        consumer.consume(retried.message, OrderEventParser::parse, OrderEvent::messageKey, handler)
+                .toCompletableFuture().join();
+        assertThat(retried.acks).hasValue(1);
+        assertThat(Database.effects(locked.messageKey())).isEqualTo(1);
+        assertThat(Database.effects(good1.messageKey())).isEqualTo(1);
     }
 
     @Test

@@ -42,7 +42,7 @@ public class OrderEventsConsumer {
 
     @Incoming(CHANNEL)
     @Blocking(ordered = false)
-    public CompletionStage<Void> onOrderEvent(Message<String> message) {
+    public CompletionStage<Void> onOrderEvent(Message<?> message) {
         return consumer.consume(message, OrderEventParser::parse, OrderEvent::messageKey,
                 (event, context) -> guard.apply(event, context, () -> apply(event)));
     }

@@ -36,7 +36,7 @@ public class OrderEventConsumer {
      */
     @Incoming("order-events")
     @Blocking(ordered = false)
-    public CompletionStage<Void> onOrderEvent(Message<String> message) {
+    public CompletionStage<Void> onOrderEvent(Message<?> message) {
         return pipeline.consume(message, OrderEventParser::parse, OrderEvent::messageKey, intents::record);
     }
 }

@@ -36,7 +36,7 @@ public class StatusInputs {
     /** order_topic create/cancel as group status_group, deduped on {@code <orderId>:<eventType>}. */
     @Incoming("order-events")
     @Blocking(ordered = false)
-    public CompletionStage<Void> onOrderEvent(Message<String> message) {
+    public CompletionStage<Void> onOrderEvent(Message<?> message) {
         return consumer.consume(message, OrderEventParser::parse, OrderEvent::messageKey,
                 (event, context) -> recorder.orderEvent(event));
     }
@@ -44,7 +44,7 @@ public class StatusInputs {
     /** Consumer reports on order_result_topic, deduped on {@code <orderId>:<eventType>:<consumer>}. */
     @Incoming("consumer-reports")
     @Blocking(ordered = false)
-    public CompletionStage<Void> onConsumerReport(Message<String> message) {
+    public CompletionStage<Void> onConsumerReport(Message<?> message) {
         return consumer.consume(message, ConsumerReportParser::parse, ConsumerReport::messageKey,
                 (report, context) -> recorder.report(report));
     }
