@@ -27,18 +27,22 @@ import java.util.stream.IntStream;
  * reference's load shape; at least 3);</li>
  * <li>{@code --jit c1|c2}: the services run C1 only (the e2e and fault suites' fast start) or
  * with full tiered compilation (default c2, the steady state);</li>
+ * <li>{@code --jvm-options "OPTS"}: more JVM options for every service (space-separated, after
+ * the suite's own), e.g. {@code "-XX:ReservedCodeCacheSize=48m -Xss512k"};</li>
+ * <li>{@code --startup-alone true}: after the load, restart each service alone (the rest of the
+ * suite idle) and print its start-up time and RSS once ready;</li>
  * <li>{@code --label TEXT}: the run's name in the results file;</li>
  * <li>{@code --results FILE}: append the run's figures as one CSV line (the chart's input; default
  * {@code load-tests/target/load-results.csv}).</li>
  * </ul>
  */
 public record LoadOptions(int orders, int clients, Optional<Double> rate, Duration duration, Duration completionTimeout,
-        Duration ceilingDuration, List<String> jfrProcesses, int warmupOrders, int skus, String jit, String label,
-        Path results) {
+        Duration ceilingDuration, List<String> jfrProcesses, int warmupOrders, int skus, String jit,
+        List<String> extraJvmOptions, boolean startupAlone, String label, Path results) {
 
     public static final String USAGE = "usage: LoadRun [--orders N] [--clients C] | [--rate R --duration S [--clients C]]"
             + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE,...|all] [--warmup N] [--skus N]"
-            + " [--jit c1|c2] [--label TEXT] [--results FILE]";
+            + " [--jit c1|c2] [--jvm-options \"OPTS\"] [--startup-alone true|false] [--label TEXT] [--results FILE]";
 
     /** What {@code --jfr all} names: every service and the broker. */
     static final List<String> ALL_PROCESSES = List.of("order-service", "inventory-service", "sms-service",
@@ -64,6 +68,8 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         int warmupOrders = 0;
         int skus = 50;
         String jit = "c2";
+        boolean startupAlone = false;
+        List<String> extraJvmOptions = List.of();
         String label = null;
         Path results = Path.of("load-tests/target/load-results.csv");
         for (int i = 0; i < args.length; i++) {
@@ -104,6 +110,14 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                     }
                     jit = value;
                 }
+                case "--startup-alone" -> {
+                    if (!value.equals("true") && !value.equals("false")) {
+                        throw new IllegalArgumentException("--startup-alone is true or false, was " + value);
+                    }
+                    startupAlone = Boolean.parseBoolean(value);
+                }
+                case "--jvm-options" -> extraJvmOptions = Arrays.stream(value.trim().split("\\s+"))
+                        .filter(o -> !o.isEmpty()).toList();
                 case "--label" -> label = value;
                 case "--results" -> results = Path.of(value);
                 default -> throw new IllegalArgumentException("Unknown option " + name + "\n" + USAGE);
@@ -117,7 +131,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                     : "open " + rate + "/s x " + duration.toSeconds() + " s";
         }
         return new LoadOptions(orders, clients, Optional.ofNullable(rate), duration == null ? Duration.ZERO : duration,
-                completionTimeout, ceilingDuration, jfrProcesses, warmupOrders, skus, jit, label, results);
+                completionTimeout, ceilingDuration, jfrProcesses, warmupOrders, skus, jit, extraJvmOptions, startupAlone, label, results);
     }
 
     private static List<String> processes(String value) {

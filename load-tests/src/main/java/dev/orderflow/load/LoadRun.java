@@ -99,8 +99,9 @@ public final class LoadRun {
         String host = System.getProperty("orderflow.load.mariadb.host", "127.0.0.1");
         int port = Integer.parseInt(System.getProperty("orderflow.load.mariadb.port", "3306"));
         LoadResult result;
-        List<String> jvmOptions = options.jit().equals("c1") ? FaultSuite.SERVICE_JVM_OPTIONS
-                : FaultSuite.SERVICE_JVM_OPTIONS_C2;
+        List<String> jvmOptions = new ArrayList<>(options.jit().equals("c1") ? FaultSuite.SERVICE_JVM_OPTIONS
+                : FaultSuite.SERVICE_JVM_OPTIONS_C2);
+        jvmOptions.addAll(options.extraJvmOptions());
         try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, jvmOptions, host, port, System.out)) {
             result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
         }
@@ -207,6 +208,9 @@ public final class LoadRun {
             print(result, verdict, pids.keySet(), startupSeconds, idle, usageBefore, usageAfter, peakRssKb, before, after,
                     completed, profileLines);
             appendCsv(result);
+            if (options.startupAlone()) {
+                printStartupAlone();
+            }
             return result;
         }
     }
@@ -317,17 +321,40 @@ public final class LoadRun {
         return pids;
     }
 
+    /**
+     * {@code --startup-alone}: each service in turn is killed and started again while the rest of
+     * the suite idles, so its start-up is measured alone (not with five other JVMs starting on the
+     * same cores): Quarkus's "started in", the wall time from process start to ready, and the RSS
+     * once ready.
+     */
+    private void printStartupAlone() {
+        out.println("start-up alone (each service restarted while the rest of the suite idles):");
+        out.println("service              started in(s)  to ready(s)  RSS at ready(MB)");
+        for (ServiceSpec spec : ServiceSpec.SUITE) {
+            suite.kill9(spec.name());
+            long started = System.nanoTime();
+            ServiceProcess instance = suite.restart(spec.name(), Map.of());
+            double toReady = (System.nanoTime() - started) / 1e9;
+            double startedIn = startedIn(instance);
+            out.printf(Locale.ROOT, "%-20s %13.2f %12.2f %17.0f%n", spec.name(), startedIn, toReady,
+                    ProcessUsage.of(instance.handle().pid()).rssMb());
+        }
+    }
+
+    private static double startedIn(ServiceProcess instance) {
+        try {
+            Matcher matcher = STARTED_IN.matcher(Files.readString(instance.log()));
+            return matcher.find() ? Double.parseDouble(matcher.group(1)) : Double.NaN;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + instance.log(), e);
+        }
+    }
+
     /** Quarkus's "started in N.NNNs" line of each service's log. */
     private Map<String, Double> startupSeconds() {
         Map<String, Double> seconds = new LinkedHashMap<>();
         for (ServiceSpec spec : ServiceSpec.SUITE) {
-            ServiceProcess instance = suite.live(spec.name());
-            try {
-                Matcher matcher = STARTED_IN.matcher(Files.readString(instance.log()));
-                seconds.put(spec.name(), matcher.find() ? Double.parseDouble(matcher.group(1)) : Double.NaN);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot read " + instance.log(), e);
-            }
+            seconds.put(spec.name(), startedIn(suite.live(spec.name())));
         }
         return seconds;
     }

@@ -37,6 +37,9 @@ class LoadOptionsTest {
         assertThatThrownBy(() -> LoadOptions.parse("--skus", "2")).hasMessageContaining("at least 3");
         assertThatThrownBy(() -> LoadOptions.parse("--warmup", "-1")).hasMessageContaining("must not be negative");
         assertThatThrownBy(() -> LoadOptions.parse("--jit", "c3")).hasMessageContaining("c1 or c2");
+        assertThatThrownBy(() -> LoadOptions.parse("--startup-alone", "yes")).hasMessageContaining("true or false");
+        assertThat(LoadOptions.parse("--jvm-options", " -Xss512k  -XX:ReservedCodeCacheSize=48m ").extraJvmOptions())
+                .containsExactly("-Xss512k", "-XX:ReservedCodeCacheSize=48m");
     }
 
     @Test
