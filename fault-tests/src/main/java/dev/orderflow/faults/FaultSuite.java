@@ -135,7 +135,8 @@ public final class FaultSuite implements AutoCloseable {
 
     /**
      * {@link #start(Path, Path, String, String, int, PrintStream)} with the services' JVM options
-     * chosen by the caller (e.g. {@link #SERVICE_JVM_OPTIONS_C2} for a benchmark).
+     * chosen by the caller (e.g. {@link #SERVICE_JVM_OPTIONS_C2} for a benchmark); {@code {app-dir}}
+     * in an option stands for the service's {@code quarkus-app} folder.
      */
     public static FaultSuite start(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
             String mariadbHost, int mariadbPort, PrintStream out) {
@@ -369,7 +370,10 @@ public final class FaultSuite implements AutoCloseable {
                     database -> "jdbc:mariadb://127.0.0.1:" + mariadbPort + "/" + database));
         }
         properties.putAll(extraProperties);
-        List<String> jvmOptions = new ArrayList<>(serviceJvmOptions);
+        // {app-dir}: the service's quarkus-app folder, e.g. -XX:SharedArchiveFile={app-dir}/app-cds.jsa
+        String appDir = spec.runnerJar(root).getParent().toString();
+        List<String> jvmOptions = new ArrayList<>(serviceJvmOptions.stream().map(o -> o.replace("{app-dir}", appDir))
+                .toList());
         jvmOptions.add(marker);
         List<ServiceProcess> all = instances.computeIfAbsent(name, n -> new ArrayList<>());
         String instanceName = name + "-" + (all.size() + 1);

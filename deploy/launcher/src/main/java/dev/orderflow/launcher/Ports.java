@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Port probes: which ports are free to bind and which ones answer. */
 public final class Ports {
@@ -33,13 +36,41 @@ public final class Ports {
         }
     }
 
+    /**
+     * A port that is free now, chosen below the kernel's ephemeral range: a port handed out by
+     * binding port 0 comes from that range, and between this probe and the service's own bind an
+     * outgoing connection of any process (a broker client, a JDBC pool) can be given the same
+     * number as its source port (seen: "Port ... seems to be in use" at a service's start).
+     */
     public static int freePort() {
+        int[] range = ephemeralRange();
+        int low = 10_000;
+        int high = Math.min(range[0], 65_536);
+        if (high - low >= 1_000) {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int attempt = 0; attempt < 200; attempt++) {
+                int port = low + random.nextInt(high - low);
+                if (isFree(port)) {
+                    return port;
+                }
+            }
+        }
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress("127.0.0.1", 0));
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("No free port", e);
+        }
+    }
+
+    /** The kernel's ephemeral port range (Linux), or the IANA one where it cannot be read. */
+    static int[] ephemeralRange() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            return new int[] { Integer.parseInt(parts[0]), Integer.parseInt(parts[1]) };
+        } catch (IOException | RuntimeException e) {
+            return new int[] { 49_152, 65_535 };
         }
     }
 
