@@ -12,6 +12,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /** Port probes: which ports are free to bind and which ones answer. */
 public final class Ports {
 
+    static final String EPHEMERAL_RANGE_FILE = "/proc/sys/net/ipv4/ip_local_port_range";
+
     private Ports() {
     }
 
@@ -67,7 +69,8 @@ public final class Ports {
     /** The kernel's ephemeral port range (Linux), or the IANA one where it cannot be read. */
     static int[] ephemeralRange() {
         try {
-            String[] parts = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            // Not Files.readString: procfs reports size 0 and JDK 17 then returned only the first byte.
+            String[] parts = Files.readAllLines(Path.of(EPHEMERAL_RANGE_FILE)).get(0).trim().split("\\s+");
             return new int[] { Integer.parseInt(parts[0]), Integer.parseInt(parts[1]) };
         } catch (IOException | RuntimeException e) {
             return new int[] { 49_152, 65_535 };
