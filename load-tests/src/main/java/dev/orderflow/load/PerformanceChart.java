@@ -5,6 +5,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.geom.AffineTransform;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ import javax.imageio.ImageIO;
 public final class PerformanceChart {
 
     static final int WIDTH = 1200;
-    static final int HEIGHT = 520;
+    static final int HEIGHT = 760;
     private static final Color[] SERIES = { new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c) };
 
     private PerformanceChart() {
@@ -73,9 +74,10 @@ public final class PerformanceChart {
     private static void panel(Graphics2D g, List<LoadResult> runs, int left, String title, List<String> names,
             List<ToDoubleFunction<LoadResult>> series, String unit) {
         int x0 = left + 70;
-        int y0 = HEIGHT - 90;
+        // Room below the axis for run labels written at a slant (many runs side by side).
+        int y0 = HEIGHT - 270;
         int plotWidth = WIDTH / 2 - 100;
-        int plotHeight = HEIGHT - 170;
+        int plotHeight = HEIGHT - 350;
         double max = 0;
         for (LoadResult run : runs) {
             for (ToDoubleFunction<LoadResult> s : series) {
@@ -111,11 +113,15 @@ public final class PerformanceChart {
                 g.setColor(SERIES[s % SERIES.length]);
                 g.fillRect(gx + s * barWidth, y0 - h, barWidth - 2, h);
                 g.setColor(Color.BLACK);
+                g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 9));
                 g.drawString(String.format(Locale.ROOT, "%.0f", v), gx + s * barWidth, y0 - h - 3);
+                g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             }
             g.setColor(Color.BLACK);
-            g.drawString(run.label(), gx, y0 + 16);
-            g.drawString(String.format(Locale.ROOT, "load %.1f", run.loadAverage()), gx, y0 + 30);
+            AffineTransform unrotated = g.getTransform();
+            g.rotate(Math.toRadians(50), gx + 4, y0 + 12);
+            g.drawString(String.format(Locale.ROOT, "%s (load %.1f)", run.label(), run.loadAverage()), gx + 4, y0 + 12);
+            g.setTransform(unrotated);
         }
         g.drawLine(x0, y0, x0 + plotWidth, y0);
         for (int s = 0; s < names.size(); s++) {
