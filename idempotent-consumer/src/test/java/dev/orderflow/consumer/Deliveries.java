@@ -33,17 +33,7 @@ final class Deliveries {
                 keys == null ? List.of() : List.of(keys), "create", "order_topic", 0, "broker-a", 0L, reconsumeTimes,
                 System.currentTimeMillis(), System.currentTimeMillis(), Map.of(), GROUP);
         Delivered delivered = new Delivered();
-        delivered.message = Message.of(body, Metadata.of(metadata),
-                () -> {
-                    onAck.run();
-                    delivered.acks.incrementAndGet();
-                    return CompletableFuture.completedFuture(null);
-                },
-                cause -> {
-                    delivered.nackCause.set(cause);
-                    delivered.nacks.incrementAndGet();
-                    return CompletableFuture.completedFuture(null);
-                });
+        delivered.message = recorded(body, Metadata.of(metadata), delivered, onAck);
         return delivered;
     }
 
@@ -56,8 +46,16 @@ final class Deliveries {
                     Map.of(), GROUP));
         }
         Delivered delivered = new Delivered();
-        delivered.batch = Message.of(List.copyOf(bodies), Metadata.of(new IncomingRocketMQBatchMetadata(metadata)),
+        delivered.batch = recorded(List.copyOf(bodies), Metadata.of(new IncomingRocketMQBatchMetadata(metadata)),
+                delivered, () -> { });
+        return delivered;
+    }
+
+    /** A message whose ack and nack are counted in {@code delivered}. */
+    private static <T> Message<T> recorded(T payload, Metadata metadata, Delivered delivered, Runnable onAck) {
+        return Message.of(payload, metadata,
                 () -> {
+                    onAck.run();
                     delivered.acks.incrementAndGet();
                     return CompletableFuture.completedFuture(null);
                 },
@@ -66,7 +64,6 @@ final class Deliveries {
                     delivered.nacks.incrementAndGet();
                     return CompletableFuture.completedFuture(null);
                 });
-        return delivered;
     }
 
     static final class Delivered {

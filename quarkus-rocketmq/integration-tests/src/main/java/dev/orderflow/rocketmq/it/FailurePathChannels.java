@@ -118,13 +118,8 @@ public class FailurePathChannels {
     @Incoming("batch-in")
     @Blocking(ordered = false)
     public CompletionStage<Void> batch(Message<List<String>> message) {
-        List<IncomingRocketMQMetadata> metadata = message.getMetadata(IncomingRocketMQBatchMetadata.class)
-                .orElseThrow().messages();
-        int index;
-        synchronized (batches) {
-            batches.add(new Batch(List.copyOf(message.getPayload()), metadata));
-            index = batches.size() - 1;
-        }
+        List<IncomingRocketMQMetadata> metadata = metadataOf(message);
+        int index = recordBatch(message.getPayload(), metadata);
         Answer worst = Answer.ACK;
         for (int i = 0; i < metadata.size(); i++) {
             Answer answer = record("batch-in", metadata.get(i).key(), message.getPayload().get(i), metadata.get(i),
@@ -143,13 +138,8 @@ public class FailurePathChannels {
     @Incoming("batch-elements-in")
     @Blocking(ordered = false)
     public CompletionStage<Void> batchElements(Message<List<String>> message) {
-        List<IncomingRocketMQMetadata> metadata = message.getMetadata(IncomingRocketMQBatchMetadata.class)
-                .orElseThrow().messages();
-        int index;
-        synchronized (batches) {
-            batches.add(new Batch(List.copyOf(message.getPayload()), metadata));
-            index = batches.size() - 1;
-        }
+        List<IncomingRocketMQMetadata> metadata = metadataOf(message);
+        int index = recordBatch(message.getPayload(), metadata);
         Map<Integer, Throwable> failed = new HashMap<>();
         for (int i = 0; i < metadata.size(); i++) {
             Answer answer = record("batch-elements-in", metadata.get(i).key(), message.getPayload().get(i),
@@ -161,6 +151,18 @@ public class FailurePathChannels {
             }
         }
         return failed.isEmpty() ? message.ack() : message.nack(new RocketMQBatchFailure(failed));
+    }
+
+    private static List<IncomingRocketMQMetadata> metadataOf(Message<List<String>> message) {
+        return message.getMetadata(IncomingRocketMQBatchMetadata.class).orElseThrow().messages();
+    }
+
+    /** @return the batch's index in {@link #batches()} */
+    private int recordBatch(List<String> payloads, List<IncomingRocketMQMetadata> metadata) {
+        synchronized (batches) {
+            batches.add(new Batch(List.copyOf(payloads), metadata));
+            return batches.size() - 1;
+        }
     }
 
     /** Keeps the health channel subscribed; the readiness test only looks at its health. */
