@@ -136,7 +136,8 @@ public final class FaultSuite implements AutoCloseable {
     /**
      * {@link #start(Path, Path, String, String, int, PrintStream)} with the services' JVM options
      * chosen by the caller (e.g. {@link #SERVICE_JVM_OPTIONS_C2} for a benchmark); {@code {app-dir}}
-     * in an option stands for the service's {@code quarkus-app} folder.
+     * in an option stands for the service's {@code quarkus-app} folder, and an option written
+     * {@code <service>:<option>} (e.g. {@code inventory-service:-Dx=y}) applies to that service only.
      */
     public static FaultSuite start(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
             String mariadbHost, int mariadbPort, PrintStream out) {
@@ -370,10 +371,11 @@ public final class FaultSuite implements AutoCloseable {
                     database -> "jdbc:mariadb://127.0.0.1:" + mariadbPort + "/" + database));
         }
         properties.putAll(extraProperties);
-        // {app-dir}: the service's quarkus-app folder, e.g. -XX:SharedArchiveFile={app-dir}/app-cds.jsa
+        // {app-dir}: the service's quarkus-app folder, e.g. -XX:SharedArchiveFile={app-dir}/app-cds.jsa;
+        // "<service>:<option>" applies to that service only.
         String appDir = spec.runnerJar(root).getParent().toString();
-        List<String> jvmOptions = new ArrayList<>(serviceJvmOptions.stream().map(o -> o.replace("{app-dir}", appDir))
-                .toList());
+        List<String> jvmOptions = new ArrayList<>(serviceJvmOptions.stream().map(o -> forService(name, o))
+                .filter(o -> o != null).map(o -> o.replace("{app-dir}", appDir)).toList());
         jvmOptions.add(marker);
         List<ServiceProcess> all = instances.computeIfAbsent(name, n -> new ArrayList<>());
         String instanceName = name + "-" + (all.size() + 1);
@@ -386,6 +388,15 @@ public final class FaultSuite implements AutoCloseable {
         started.add(process);
         out.printf("fault suite: started %s on port %d%s%n", instanceName, port, extra ? " (second instance)" : "");
         return process;
+    }
+
+    /** {@code option} for {@code service}: itself, its part after "service:" if it names that service, else null. */
+    static String forService(String service, String option) {
+        int colon = option.indexOf(':');
+        if (colon > 0 && option.substring(0, colon).endsWith("-service") && !option.startsWith("-")) {
+            return option.substring(0, colon).equals(service) ? option.substring(colon + 1) : null;
+        }
+        return option;
     }
 
     /** Services and brokers of an earlier run in the same run folder whose JVM was killed before its hook ran. */

@@ -29,7 +29,8 @@ import java.util.stream.IntStream;
  * with full tiered compilation (default c2, the steady state);</li>
  * <li>{@code --jvm-options "OPTS"}: more JVM options for every service (space-separated, after
  * the suite's own), e.g. {@code "-XX:ReservedCodeCacheSize=48m -Xss512k"}; {@code {app-dir}} stands
- * for each service's {@code quarkus-app} folder, e.g. {@code -XX:SharedArchiveFile={app-dir}/app-cds.jsa};</li>
+ * for each service's {@code quarkus-app} folder, e.g. {@code -XX:SharedArchiveFile={app-dir}/app-cds.jsa};
+ * {@code <service>:<option>} applies to one service, e.g. {@code inventory-service:-Dx=y};</li>
  * <li>{@code --startup-alone true}: after the load, restart each service alone (the rest of the
  * suite idle) and print its start-up time and RSS once ready;</li>
  * <li>{@code --label TEXT}: the run's name in the results file;</li>

@@ -1,0 +1,17 @@
+package dev.orderflow.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class FaultSuiteOptionsTest {
+
+    @Test
+    void anOptionNamingAServiceAppliesToThatServiceOnly() {
+        assertThat(FaultSuite.forService("inventory-service", "inventory-service:-Dthreads=2")).isEqualTo("-Dthreads=2");
+        assertThat(FaultSuite.forService("order-service", "inventory-service:-Dthreads=2")).isNull();
+        assertThat(FaultSuite.forService("order-service", "-Xss512k")).isEqualTo("-Xss512k");
+        assertThat(FaultSuite.forService("order-service", "-XX:SharedArchiveFile={app-dir}/app-cds.jsa"))
+                .isEqualTo("-XX:SharedArchiveFile={app-dir}/app-cds.jsa");
+    }
+}
