@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -286,44 +287,46 @@ public class RocketMQSource {
      */
     private Verdict settleElements(List<MessageExt> msgs, RocketMQBatchFailure partial) {
         List<MessageExt> redeliver = new ArrayList<>();
-        List<Runnable> deadLetters = new ArrayList<>();
-        boolean[] settled = { true };
-        partial.failures().forEach((index, cause) -> {
+        List<Integer> deadLetters = new ArrayList<>();
+        for (Map.Entry<Integer, Throwable> failed : partial.failures().entrySet()) {
+            int index = failed.getKey();
             if (index < 0 || index >= msgs.size()) {
                 throw new IllegalArgumentException("Channel " + channel + ": batch failure names element " + index
                         + " of a batch of " + msgs.size());
             }
             MessageExt m = msgs.get(index);
-            RocketMQPermanentFailure permanent = RocketMQPermanentFailure.find(cause);
-            if (permanent != null || m.getReconsumeTimes() >= maxReconsumeTimes) {
-                String failureClass = permanent != null ? permanent.failureClass() : RocketMQDeadLetters.SYSTEM_CLASS;
-                String reason = permanent != null ? permanent.getMessage() : String.valueOf(cause);
-                deadLetters.add(() -> settled[0] &= deadLetter(List.of(m), failureClass, reason));
+            if (RocketMQPermanentFailure.find(failed.getValue()) != null || m.getReconsumeTimes() >= maxReconsumeTimes) {
+                deadLetters.add(index);
             } else {
                 redeliver.add(m);
             }
-        });
+        }
         if (orderly && !redeliver.isEmpty()) {
             // An orderly queue cannot skip ahead: the whole batch is retried in place.
             metrics.retried(msgs.size());
             return Verdict.REDELIVER;
         }
-        deadLetters.forEach(Runnable::run);
-        for (MessageExt m : redeliver) {
-            if (!settled[0]) {
-                break;
+        for (int index : deadLetters) {
+            Throwable cause = partial.failures().get(index);
+            RocketMQPermanentFailure permanent = RocketMQPermanentFailure.find(cause);
+            List<MessageExt> element = List.of(msgs.get(index));
+            boolean written = permanent != null
+                    ? deadLetter(element, permanent.failureClass(), permanent.getMessage())
+                    : deadLetter(element, RocketMQDeadLetters.SYSTEM_CLASS, String.valueOf(cause));
+            if (!written) {
+                metrics.retried(msgs.size());
+                return Verdict.REDELIVER;
             }
+        }
+        for (MessageExt m : redeliver) {
             try {
                 consumer.sendMessageBack(m, retryDelayLevel, m.getBrokerName());
             } catch (Exception e) {
                 LOG.warnf(e, "Channel %s: cannot send %s back for redelivery; redelivering the whole batch", channel,
                         m.getMsgId());
-                settled[0] = false;
+                metrics.retried(msgs.size());
+                return Verdict.REDELIVER;
             }
-        }
-        if (!settled[0]) {
-            metrics.retried(msgs.size());
-            return Verdict.REDELIVER;
         }
         metrics.deadLettered(deadLetters.size());
         metrics.retried(redeliver.size());
