@@ -1,15 +1,21 @@
 package dev.orderflow.consumer;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
@@ -29,7 +35,9 @@ import dev.orderflow.order.events.OrderEventType;
  * <p>How: every create and cancel of the order first locks the group's {@code order_event_progress}
  * row for the order (creating it if needed), inside the pipeline's transaction, so concurrent
  * deliveries of the two events on two queues or two instances are decided one after the other.
- * Use it inside a {@link MessageHandler}:
+ * In a batch, the rows of all the batch's orders are locked by the first event's call, in
+ * order-id order, and the new states are written in one statement before the commit. Use it
+ * inside a {@link MessageHandler}:
  *
  * <pre>{@code
  * (event, context) -> guard.apply(event, context, () -> event.eventType() == CREATE ? deduct(event) : restore(event))
@@ -69,10 +77,12 @@ public class CancelBeforeCreateGuard {
     }
 
     private final EntityManager entityManager;
+    private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public CancelBeforeCreateGuard(EntityManager entityManager) {
+    public CancelBeforeCreateGuard(EntityManager entityManager, TransactionSynchronizationRegistry transactions) {
         this.entityManager = entityManager;
+        this.transactions = transactions;
     }
 
     /**
@@ -83,17 +93,19 @@ public class CancelBeforeCreateGuard {
      *         REJECTED {@value #CANCELLED_BEFORE_CREATE} for a create after its cancel
      */
     public Outcome apply(OrderEvent event, ConsumeContext context, Effect effect) throws Exception {
-        State state = lock(context.consumerGroup(), event.orderId());
+        Progress progress = progress(context.consumerGroup());
+        String orderId = event.orderId();
+        State state = progress.lockedState(orderId);
         if (event.eventType() == OrderEventType.CREATE) {
             if (state == State.CANCELLED_BEFORE_CREATE) {
                 return Outcome.rejected(CANCELLED_BEFORE_CREATE);
             }
             Outcome outcome = effect.apply();
-            save(context.consumerGroup(), event.orderId(), State.CREATED);
+            progress.save(orderId, State.CREATED);
             return outcome;
         }
         if (state == null) {
-            save(context.consumerGroup(), event.orderId(), State.CANCELLED_BEFORE_CREATE);
+            progress.save(orderId, State.CANCELLED_BEFORE_CREATE);
             return Outcome.done();
         }
         if (state != State.CREATED) {
@@ -101,41 +113,107 @@ public class CancelBeforeCreateGuard {
             return Outcome.done();
         }
         Outcome outcome = effect.apply();
-        save(context.consumerGroup(), event.orderId(), State.CANCELLED);
+        progress.save(orderId, State.CANCELLED);
         return outcome;
     }
 
-    /** Creates the row if missing and locks it until commit; returns its state (null when new). */
-    private State lock(String group, String orderId) {
-        // Inserting or touching the row takes its exclusive lock: the order's other event waits here.
-        entityManager.createNativeQuery("insert into order_event_progress (consumer_group, order_id, state, updated_at)"
-                + " values (?1, ?2, 'NEW', ?3) on duplicate key update order_id = order_id")
-                .setParameter(1, group)
-                .setParameter(2, orderId)
-                .setParameter(3, now())
-                .executeUpdate();
-        @SuppressWarnings("unchecked")
-        List<String> states = entityManager.createNativeQuery(
-                "select state from order_event_progress where consumer_group = ?1 and order_id = ?2 for update")
-                .setParameter(1, group)
-                .setParameter(2, orderId)
-                .getResultList();
-        String state = states.get(0);
-        return "NEW".equals(state) ? null : State.valueOf(state);
+    /**
+     * The group's progress rows of the current transaction. Inside the pipeline the first call locks
+     * the rows of every order in the batch at once (in order-id order, so that concurrent batches
+     * take them in the same order) and the new states are written in one statement when the batch
+     * ends; outside it, each call locks and writes its own order's row.
+     */
+    private Progress progress(String group) {
+        ProgressKey key = new ProgressKey(group);
+        Progress progress = (Progress) transactions.getResource(key);
+        if (progress == null) {
+            Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
+            progress = new Progress(group, batch.isPresent());
+            transactions.putResource(key, progress);
+            if (batch.isPresent()) {
+                Set<String> orderIds = new TreeSet<>();
+                for (ConsumeContext context : batch.get().contexts()) {
+                    ReportSubject subject = ReportSubject.ofMessageKey(context.messageKey());
+                    if (subject != null && context.consumerGroup().equals(group)) {
+                        orderIds.add(subject.orderId());
+                    }
+                }
+                progress.lock(orderIds);
+                batch.get().onFinish(progress::writeSaved);
+            }
+        }
+        return progress;
     }
 
-    private void save(String group, String orderId, State state) {
-        entityManager.createNativeQuery("update order_event_progress set state = ?1, updated_at = ?2"
-                + " where consumer_group = ?3 and order_id = ?4")
-                .setParameter(1, state.name())
-                .setParameter(2, now())
-                .setParameter(3, group)
-                .setParameter(4, orderId)
-                .executeUpdate();
+    /** Resource key of a group's {@link Progress} in the transaction. */
+    private record ProgressKey(String group) {
     }
 
-    /** UTC wall-clock time, as Hibernate stores instants here (quarkus.hibernate-orm.jdbc.timezone=UTC). */
-    private static Timestamp now() {
-        return Timestamp.valueOf(LocalDateTime.ofInstant(Instant.now().truncatedTo(ChronoUnit.MILLIS), ZoneOffset.UTC));
+    /** The locked progress rows of one group in one transaction, and the states saved since. */
+    private final class Progress {
+        private final String group;
+        private final boolean deferWrites;
+        /** Locked rows: order id → state, null while the group has consumed nothing of the order. */
+        private final Map<String, State> states = new HashMap<>();
+        private final Map<String, State> saved = new TreeMap<>();
+
+        Progress(String group, boolean deferWrites) {
+            this.group = group;
+            this.deferWrites = deferWrites;
+        }
+
+        /** The order's state, its row locked until commit (locked now if it was not yet). */
+        State lockedState(String orderId) {
+            if (!states.containsKey(orderId)) {
+                lock(Set.of(orderId));
+            }
+            return states.get(orderId);
+        }
+
+        /** Creates the missing rows and locks them all until commit; reads their states. */
+        void lock(Set<String> orderIds) {
+            if (orderIds.isEmpty()) {
+                return;
+            }
+            LocalDateTime now = PipelineSql.utc(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+            List<Object> values = new ArrayList<>(orderIds.size() * 3);
+            for (String orderId : orderIds) {
+                values.addAll(List.of(group, orderId, now));
+            }
+            // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
+            PipelineSql.update(entityManager, "insert into order_event_progress (consumer_group, order_id, state,"
+                    + " updated_at) values " + PipelineSql.repeat("(?, ?, 'NEW', ?)", orderIds.size())
+                    + " on duplicate key update order_id = order_id", values);
+            List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
+            lookup.add(group);
+            lookup.addAll(orderIds);
+            for (String[] row : PipelineSql.query(entityManager, "select order_id, state from order_event_progress"
+                    + " where consumer_group = ? and order_id in (" + PipelineSql.repeat("?", orderIds.size())
+                    + ") for update", lookup)) {
+                states.put(row[0], "NEW".equals(row[1]) ? null : State.valueOf(row[1]));
+            }
+        }
+
+        void save(String orderId, State state) {
+            states.put(orderId, state);
+            saved.put(orderId, state);
+            if (!deferWrites) {
+                writeSaved();
+            }
+        }
+
+        /** Writes the saved states in one statement (the rows exist and are locked by this transaction). */
+        void writeSaved() {
+            if (saved.isEmpty()) {
+                return;
+            }
+            LocalDateTime now = PipelineSql.utc(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+            List<Object> values = new ArrayList<>(saved.size() * 4);
+            saved.forEach((orderId, state) -> values.addAll(List.of(group, orderId, state.name(), now)));
+            PipelineSql.update(entityManager, "insert into order_event_progress (consumer_group, order_id, state,"
+                    + " updated_at) values " + PipelineSql.repeat("(?, ?, ?, ?)", saved.size())
+                    + " on duplicate key update state = values(state), updated_at = values(updated_at)", values);
+            saved.clear();
+        }
     }
 }

@@ -2,6 +2,8 @@ package dev.orderflow.consumer;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -71,12 +73,12 @@ public class ConsumeReporter {
     }
 
     /**
-     * Adds the DONE or REJECTED report of the message with business key {@code messageKey} to the
-     * current transaction. Must run inside the transaction that records the outcome.
+     * The DONE or REJECTED report of the message with business key {@code messageKey}, for
+     * {@link #writeAll} in the transaction that records the outcome; empty when reporting is off.
      */
-    void reportOutcome(String consumerGroup, String messageKey, Outcome outcome, Instant occurredAt) {
+    Optional<PendingReport> outcomeReport(String consumerGroup, String messageKey, Outcome outcome, Instant occurredAt) {
         if (consumer.isEmpty()) {
-            return;
+            return Optional.empty();
         }
         ReportSubject subject = ReportSubject.ofMessageKey(messageKey);
         if (subject == null) {
@@ -87,7 +89,7 @@ public class ConsumeReporter {
                 ? ConsumerReport.done(subject.orderId(), subject.eventType(), consumer.get(), occurredAt)
                 : ConsumerReport.rejected(subject.orderId(), subject.eventType(), consumer.get(), outcome.reason(),
                         occurredAt);
-        write(consumerGroup, messageKey, report);
+        return Optional.of(row(consumerGroup, messageKey, report));
     }
 
     /** Writes a DEAD_LETTERED report for a permanent failure, in the transaction of its consume_failure row. */
@@ -106,10 +108,10 @@ public class ConsumeReporter {
         ConsumerReport report = ConsumerReport.deadLettered(subject.orderId(), subject.eventType(), consumer.get(),
                 failure.failureClass().label(), failure.reason() == null ? "(no reason)" : failure.reason(),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS));
-        write(failure.consumerGroup(), failure.messageKey(), report);
+        writeAll(List.of(row(failure.consumerGroup(), failure.messageKey(), report)));
     }
 
-    private void write(String consumerGroup, String messageKey, ConsumerReport report) {
+    private static PendingReport row(String consumerGroup, String messageKey, ConsumerReport report) {
         PendingReport row = new PendingReport();
         row.consumerGroup = consumerGroup;
         row.messageKey = messageKey;
@@ -118,11 +120,28 @@ public class ConsumeReporter {
         row.outcome = report.outcome().name();
         row.body = ConsumerReportJson.toJson(truncatedReason(report));
         row.createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        entityManager.persist(row);
+        return row;
+    }
+
+    /**
+     * Inserts the rows into the outbox in one statement, in the current transaction, and wakes the
+     * relay after it commits.
+     */
+    void writeAll(List<PendingReport> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        List<Object> values = new ArrayList<>(rows.size() * 7);
+        for (PendingReport row : rows) {
+            values.addAll(List.of(row.consumerGroup, row.messageKey, row.reportKey, row.consumer, row.outcome, row.body,
+                    PipelineSql.utc(row.createdAt)));
+        }
+        PipelineSql.update(entityManager, "insert into consume_report (consumer_group, message_key, report_key, consumer,"
+                + " outcome, body, created_at) values " + PipelineSql.repeat("(?, ?, ?, ?, ?, ?, ?)", rows.size()), values);
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {
-                // Nothing to prepare: the row is part of the transaction like any other.
+                // Nothing to prepare: the rows are part of the transaction like any other.
             }
 
             @Override

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,6 +21,7 @@ import java.util.function.Function;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -50,10 +52,10 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * type or a blank business key is a permanent {@code format} failure; so is, when reporting is
  * enabled, a key that names no order event ({@link ReportSubject}).</li>
  * <li>In one new JTA transaction: if a consume_record row exists for (group, key) the message is
- * a duplicate and nothing else happens; otherwise the row is inserted and flushed first (claiming
- * the key, so a concurrent duplicate blocks on the unique index instead of doing the business
- * work too), then the handler runs, then the row gets the handler's {@link Outcome} and, when
- * reporting is enabled, a DONE/REJECTED report goes into the {@code consume_report} outbox
+ * a duplicate and nothing else happens; otherwise the row is inserted first (claiming the key,
+ * so a concurrent duplicate blocks on the unique index instead of doing the business work too),
+ * then the handler runs, then the row gets the handler's {@link Outcome} and, when reporting is
+ * enabled, a DONE/REJECTED report goes into the {@code consume_report} outbox
  * ({@link ConsumeReporter}). Effect, record and report commit together or not at all.</li>
  * <li>A duplicate-key violation of {@link ConsumeRecord#UNIQUE_KEY_NAME} (a concurrent duplicate
  * committed first) means "already processed": rolled back and acknowledged.</li>
@@ -81,13 +83,15 @@ public class IdempotentConsumer {
     private final EntityManager entityManager;
     private final ConsumeFailureRecorder failureRecorder;
     private final ConsumeReporter reporter;
+    private final TransactionSynchronizationRegistry transactions;
 
     @Inject
     public IdempotentConsumer(EntityManager entityManager, ConsumeFailureRecorder failureRecorder,
-            ConsumeReporter reporter) {
+            ConsumeReporter reporter, TransactionSynchronizationRegistry transactions) {
         this.entityManager = entityManager;
         this.failureRecorder = failureRecorder;
         this.reporter = reporter;
+        this.transactions = transactions;
     }
 
     /**
@@ -230,56 +234,70 @@ public class IdempotentConsumer {
 
     /**
      * Inside the caller's transaction: skips the elements whose (group, key) is recorded (or
-     * repeated in the list), claims the others' keys, then runs the handler for each.
+     * repeated in the list), claims the others' keys, then runs the handler for each. The
+     * pipeline's own rows take one statement per batch, not per element: one query for the
+     * recorded keys, one INSERT of every consume_record row, one INSERT of every report (plus an
+     * UPDATE per REJECTED outcome).
      *
      * @return how many elements were applied (0: all were already processed)
      */
     private <T> int applyAll(List<Element<T>> elements, MessageHandler<T> handler) throws Exception {
-        Set<String> keys = new LinkedHashSet<>();
-        elements.forEach(e -> keys.add(e.context.messageKey()));
         String group = elements.get(0).context.consumerGroup();
-        Set<String> recorded = new HashSet<>(entityManager.createQuery(
-                "select r.messageKey from ConsumeRecord r where r.consumerGroup = :group and r.messageKey in :keys",
-                String.class)
-                .setParameter("group", group)
-                .setParameter("keys", keys)
-                .getResultList());
-        Instant processedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        List<Element<T>> fresh = new ArrayList<>(elements.size());
-        List<ConsumeRecord> records = new ArrayList<>(elements.size());
+        Set<String> keys = new LinkedHashSet<>();
         for (Element<T> element : elements) {
             if (!element.context.consumerGroup().equals(group)) {
                 throw new IllegalArgumentException("A batch holds the messages of one consumer group");
             }
-            if (!recorded.add(element.context.messageKey())) {
-                continue;
-            }
-            ConsumeRecord record = new ConsumeRecord();
-            record.consumerGroup = group;
-            record.messageKey = element.context.messageKey();
-            record.msgId = element.delivery.msgId();
-            record.outcome = Outcome.Status.DONE;
-            record.processedAt = processedAt;
-            entityManager.persist(record);
-            fresh.add(element);
-            records.add(record);
+            keys.add(element.context.messageKey());
         }
+        Set<String> recorded = new HashSet<>();
+        List<Object> lookup = new ArrayList<>(keys.size() + 1);
+        lookup.add(group);
+        lookup.addAll(keys);
+        for (String[] row : PipelineSql.query(entityManager, "select message_key from consume_record"
+                + " where consumer_group = ? and message_key in (" + PipelineSql.repeat("?", keys.size()) + ")", lookup)) {
+            recorded.add(row[0]);
+        }
+        List<Element<T>> fresh = new ArrayList<>(elements.size());
+        for (Element<T> element : elements) {
+            if (recorded.add(element.context.messageKey())) {
+                fresh.add(element);
+            }
+        }
+        if (fresh.isEmpty()) {
+            return 0;
+        }
+        Instant processedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         // Claim the keys before the business work: a concurrent duplicate now waits on the unique
         // index and then fails with a duplicate key instead of applying the effect a second time.
-        entityManager.flush();
+        // Every row starts DONE; the few other outcomes are updated after their handler ran.
+        List<Object> claim = new ArrayList<>(fresh.size() * 4);
+        for (Element<T> element : fresh) {
+            claim.add(group);
+            claim.add(element.context.messageKey());
+            claim.add(element.delivery.msgId());
+            claim.add(PipelineSql.utc(processedAt));
+        }
+        PipelineSql.update(entityManager, "insert into consume_record (consumer_group, message_key, msg_id, outcome,"
+                + " processed_at) values " + PipelineSql.repeat("(?, ?, ?, 'DONE', ?)", fresh.size()), claim);
 
-        for (int i = 0; i < fresh.size(); i++) {
-            Element<T> element = fresh.get(i);
-            ConsumeRecord record = records.get(i);
+        ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.context).toList());
+        List<PendingReport> reports = new ArrayList<>(fresh.size());
+        for (Element<T> element : fresh) {
             Outcome outcome = handler.handle(element.payload, element.context);
             if (outcome == null) {
                 throw new IllegalStateException("Handler returned no Outcome for " + element.context.messageKey());
             }
-            record.outcome = outcome.status();
-            record.outcomeReason = ConsumeFailureRecorder.truncate(outcome.reason());
+            if (outcome.status() != Outcome.Status.DONE || outcome.reason() != null) {
+                PipelineSql.update(entityManager, "update consume_record set outcome = ?, outcome_reason = ?"
+                        + " where consumer_group = ? and message_key = ?", Arrays.asList(outcome.status().name(),
+                                ConsumeFailureRecorder.truncate(outcome.reason()), group, element.context.messageKey()));
+            }
             // Same transaction as the record and the effect: the report exists if and only if they commit.
-            reporter.reportOutcome(group, element.context.messageKey(), outcome, record.processedAt);
+            reporter.outcomeReport(group, element.context.messageKey(), outcome, processedAt).ifPresent(reports::add);
         }
+        batch.finish();
+        reporter.writeAll(reports);
         return fresh.size();
     }
 

@@ -1,0 +1,129 @@
+package dev.orderflow.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.order.events.OrderEventJson;
+import dev.orderflow.order.events.OrderEventParser;
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.rocketmq.RocketMQBatchFailure;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The guard inside the pipeline's batches, against the real MariaDB: the batch's progress rows are
+ * locked together and written at its end, and the outcome is the same as one message at a time.
+ */
+@QuarkusTest
+class CancelBeforeCreateGuardTest {
+
+    @Inject
+    IdempotentConsumer consumer;
+
+    @Inject
+    CancelBeforeCreateGuard guard;
+
+    @Inject
+    TestEffects effects;
+
+    private static OrderEvent event(OrderEventType type, String orderId) {
+        return OrderEvent.of(type, orderId, "C-1", "+819012345678",
+                List.of(new OrderItem("SKU-1", 1, new BigDecimal("3.00"))), Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /** Applies the batch with a guarded effect; an order id starting with "FAIL" fails its create with a business failure. */
+    private Deliveries.Delivered consumeBatch(List<OrderEvent> events) {
+        Deliveries.Delivered delivered = Deliveries.deliverBatch(events.stream().map(OrderEventJson::toJson).toList(),
+                events.stream().map(OrderEvent::messageKey).toList());
+        consumer.consume(delivered.batch, OrderEventParser::parse, OrderEvent::messageKey,
+                (event, context) -> guard.apply(event, context, () -> {
+                    effects.apply(context.messageKey());
+                    if (event.orderId().startsWith("FAIL")) {
+                        throw new BusinessFailure("no such SKU");
+                    }
+                    return Outcome.done();
+                })).toCompletableFuture().join();
+        return delivered;
+    }
+
+    private static String progress(String orderId) {
+        List<Map<String, Object>> rows = Database.rows(
+                "select state from order_event_progress where consumer_group = ? and order_id = ?", Deliveries.GROUP, orderId);
+        return rows.isEmpty() ? null : (String) rows.get(0).get("state");
+    }
+
+    private static Map<String, Object> record(String key) {
+        return Database.rows("select outcome, outcome_reason from consume_record where consumer_group = ? and message_key = ?",
+                Deliveries.GROUP, key).get(0);
+    }
+
+    @Test
+    void createAndCancelOfOneOrderInOneBatchApplyBothInArrivalOrder() {
+        String created = "O-" + UUID.randomUUID();
+        String cancelledBeforeCreate = "O-" + UUID.randomUUID();
+        String createdOnly = "O-" + UUID.randomUUID();
+        OrderEvent create = event(OrderEventType.CREATE, created);
+        OrderEvent cancel = event(OrderEventType.CANCEL, created);
+        OrderEvent earlyCancel = event(OrderEventType.CANCEL, cancelledBeforeCreate);
+        OrderEvent lateCreate = event(OrderEventType.CREATE, cancelledBeforeCreate);
+        OrderEvent plainCreate = event(OrderEventType.CREATE, createdOnly);
+
+        Deliveries.Delivered delivered = consumeBatch(List.of(create, earlyCancel, plainCreate, cancel, lateCreate));
+
+        assertThat(delivered.acks).hasValue(1);
+        assertThat(progress(created)).isEqualTo("CANCELLED");
+        assertThat(Database.effects(create.messageKey())).isEqualTo(1);
+        assertThat(Database.effects(cancel.messageKey())).as("the cancel reversed the create").isEqualTo(1);
+        assertThat(progress(cancelledBeforeCreate)).isEqualTo("CANCELLED_BEFORE_CREATE");
+        assertThat(Database.effects(earlyCancel.messageKey())).as("nothing to reverse").isZero();
+        assertThat(Database.effects(lateCreate.messageKey())).as("a create after its cancel applies nothing").isZero();
+        assertThat(record(earlyCancel.messageKey())).containsEntry("outcome", "DONE");
+        assertThat(record(lateCreate.messageKey())).containsEntry("outcome", "REJECTED")
+                .containsEntry("outcome_reason", CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE);
+        assertThat(progress(createdOnly)).isEqualTo("CREATED");
+        assertThat(record(plainCreate.messageKey())).containsEntry("outcome", "DONE");
+    }
+
+    @Test
+    void aTombstoneFromOneBatchRejectsTheCreateInALaterOne() {
+        String orderId = "O-" + UUID.randomUUID();
+        OrderEvent cancel = event(OrderEventType.CANCEL, orderId);
+        OrderEvent create = event(OrderEventType.CREATE, orderId);
+
+        consumeBatch(List.of(cancel));
+        Deliveries.Delivered later = consumeBatch(List.of(create, event(OrderEventType.CREATE, "O-" + UUID.randomUUID())));
+
+        assertThat(later.acks).hasValue(1);
+        assertThat(Database.effects(create.messageKey())).isZero();
+        assertThat(record(create.messageKey())).containsEntry("outcome", "REJECTED");
+        assertThat(progress(orderId)).isEqualTo("CANCELLED_BEFORE_CREATE");
+    }
+
+    @Test
+    void aFailedElementLeavesNoProgressAndTheOthersCommitAlone() {
+        String good = "O-" + UUID.randomUUID();
+        String failing = "FAIL-" + UUID.randomUUID();
+        OrderEvent goodCreate = event(OrderEventType.CREATE, good);
+        OrderEvent failingCreate = event(OrderEventType.CREATE, failing);
+
+        Deliveries.Delivered delivered = consumeBatch(List.of(goodCreate, failingCreate));
+
+        assertThat(delivered.nacks).hasValue(1);
+        assertThat(((RocketMQBatchFailure) delivered.nackCause.get()).failures()).containsOnlyKeys(1);
+        assertThat(progress(good)).isEqualTo("CREATED");
+        assertThat(Database.effects(goodCreate.messageKey())).isEqualTo(1);
+        assertThat(progress(failing)).as("rolled back with its effect").isNull();
+        assertThat(Database.effects(failingCreate.messageKey())).isZero();
+    }
+}
