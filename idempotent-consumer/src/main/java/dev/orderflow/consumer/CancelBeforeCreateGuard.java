@@ -132,10 +132,9 @@ public class CancelBeforeCreateGuard {
             transactions.putResource(key, progress);
             if (batch.isPresent()) {
                 Set<String> orderIds = new TreeSet<>();
-                for (ConsumeContext context : batch.get().contexts()) {
-                    ReportSubject subject = ReportSubject.ofMessageKey(context.messageKey());
-                    if (subject != null && context.consumerGroup().equals(group)) {
-                        orderIds.add(subject.orderId());
+                for (Object payload : batch.get().payloads()) {
+                    if (payload instanceof OrderEvent event) {
+                        orderIds.add(event.orderId());
                     }
                 }
                 progress.lock(orderIds);

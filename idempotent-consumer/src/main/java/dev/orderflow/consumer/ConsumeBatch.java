@@ -8,47 +8,53 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
  * The messages {@link IdempotentConsumer} applies in the current transaction (a batch, or one
- * message alone), kept as a resource of that transaction. Parts that run inside the handler, like
- * {@link CancelBeforeCreateGuard}, use it to do per-batch work once (lock every order of the batch
- * in one statement) and to defer their writes to one statement at the end of the batch
- * ({@link #onFinish}), which the pipeline runs before the commit.
+ * message alone), kept as a resource of that transaction. Code that runs inside the handler, like
+ * {@link CancelBeforeCreateGuard}, uses it to do per-batch work once (lock every order of the
+ * batch in one statement, in order-id order) and to defer its writes to one statement at the end
+ * of the batch ({@link #onFinish}), which the pipeline runs before the commit.
  */
-final class ConsumeBatch {
+public final class ConsumeBatch {
 
     /** Work deferred to the end of the batch, inside its transaction. */
     @FunctionalInterface
-    interface Step {
+    public interface Step {
         void run() throws Exception;
     }
 
     private static final Object RESOURCE_KEY = ConsumeBatch.class;
 
-    private final List<ConsumeContext> contexts;
+    private final List<?> payloads;
     private final List<Step> finishers = new ArrayList<>();
 
-    private ConsumeBatch(List<ConsumeContext> contexts) {
-        this.contexts = List.copyOf(contexts);
+    private ConsumeBatch(List<?> payloads) {
+        this.payloads = List.copyOf(payloads);
     }
 
-    /** Makes {@code contexts} the batch of the current transaction. */
-    static ConsumeBatch begin(TransactionSynchronizationRegistry transactions, List<ConsumeContext> contexts) {
-        ConsumeBatch batch = new ConsumeBatch(contexts);
+    /** Makes the messages with these parsed payloads the batch of the current transaction. */
+    static ConsumeBatch begin(TransactionSynchronizationRegistry transactions, List<?> payloads) {
+        ConsumeBatch batch = new ConsumeBatch(payloads);
         transactions.putResource(RESOURCE_KEY, batch);
         return batch;
     }
 
     /** The batch of the current transaction; empty outside the pipeline (or before its handlers run). */
-    static Optional<ConsumeBatch> current(TransactionSynchronizationRegistry transactions) {
+    public static Optional<ConsumeBatch> current(TransactionSynchronizationRegistry transactions) {
         return Optional.ofNullable((ConsumeBatch) transactions.getResource(RESOURCE_KEY));
     }
 
-    /** The messages being applied, in the order the handler sees them. */
-    List<ConsumeContext> contexts() {
-        return contexts;
+    /** The parsed payloads of the messages being applied, in the order the handler sees them. */
+    public List<?> payloads() {
+        return payloads;
+    }
+
+    /** The part of a business key that names the order: keys are {@code <orderId>:<event>[:<consumer>]}. */
+    static String orderIdOf(String messageKey) {
+        int colon = messageKey.indexOf(':');
+        return colon < 0 ? messageKey : messageKey.substring(0, colon);
     }
 
     /** Runs {@code step} after the last handler of the batch, in its transaction. */
-    void onFinish(Step step) {
+    public void onFinish(Step step) {
         finishers.add(step);
     }
 

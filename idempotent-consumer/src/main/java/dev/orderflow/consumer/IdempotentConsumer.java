@@ -156,7 +156,7 @@ public class IdempotentConsumer {
                 elements.add(element);
             }
         }
-        elements.sort(Comparator.comparing(e -> orderPart(e.context.messageKey())));
+        elements.sort(Comparator.comparing(e -> ConsumeBatch.orderIdOf(e.context.messageKey())));
         if (!elements.isEmpty()) {
             try {
                 QuarkusTransaction.requiringNew().call(() -> applyAll(elements, handler));
@@ -281,7 +281,7 @@ public class IdempotentConsumer {
         PipelineSql.update(entityManager, "insert into consume_record (consumer_group, message_key, msg_id, outcome,"
                 + " processed_at) values " + PipelineSql.repeat("(?, ?, ?, 'DONE', ?)", fresh.size()), claim);
 
-        ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.context).toList());
+        ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.payload).toList());
         List<PendingReport> reports = new ArrayList<>(fresh.size());
         for (Element<T> element : fresh) {
             Outcome outcome = handler.handle(element.payload, element.context);
@@ -369,12 +369,6 @@ public class IdempotentConsumer {
 
     private static String describe(Throwable e) {
         return e.getMessage() == null ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + e.getMessage();
-    }
-
-    /** The part of a business key that names the order: keys are {@code <orderId>:<event>[:<consumer>]}. */
-    private static String orderPart(String key) {
-        int colon = key.indexOf(':');
-        return colon < 0 ? key : key.substring(0, colon);
     }
 
     /** One message of a delivery, parsed, or its format failure (already recorded). */

@@ -3,23 +3,30 @@ package dev.orderflow.status.service;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
+import jakarta.persistence.Query;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
+import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
-import dev.orderflow.status.domain.ConsumerOutcomeId;
 import dev.orderflow.status.domain.ConsumerState;
 import dev.orderflow.status.domain.Failure;
 import dev.orderflow.status.domain.OrderConsumeStatus;
@@ -50,26 +57,30 @@ public class StatusRecorder {
     private final EntityManager entityManager;
     private final List<String> requiredConsumers;
     private final Event<OrderStateChanged> stateChanged;
+    private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public StatusRecorder(EntityManager entityManager, StatusServiceConfig config, Event<OrderStateChanged> stateChanged) {
+    public StatusRecorder(EntityManager entityManager, StatusServiceConfig config, Event<OrderStateChanged> stateChanged,
+            TransactionSynchronizationRegistry transactions) {
         this.entityManager = entityManager;
         this.requiredConsumers = List.copyOf(config.requiredConsumers());
         this.stateChanged = stateChanged;
+        this.transactions = transactions;
     }
 
     /** A create opens the order; a cancel marks it cancel-requested. */
     public Outcome orderEvent(OrderEvent event) {
         checkOrderId(event.orderId());
         Instant now = now();
-        OrderConsumeStatus status = lockOrCreate(event.orderId());
+        LockedOrders orders = lockedOrders(event.orderId());
+        OrderConsumeStatus status = orders.status(event.orderId());
         Snapshot before = Snapshot.of(status);
         if (event.eventType() == OrderEventType.CREATE) {
             status.createdAt = event.occurredAt().truncatedTo(ChronoUnit.MILLIS);
         } else if (status.cancelRequestedAt == null) {
             status.cancelRequestedAt = now;
         }
-        reevaluate(status, before, false, now);
+        reevaluate(status, orders.outcomes(event.orderId()), before, false, now);
         return Outcome.done();
     }
 
@@ -92,13 +103,16 @@ public class StatusRecorder {
             String failureClass, String reason, Instant occurredAt, String source) {
         checkOrderId(orderId);
         Instant now = now();
-        OrderConsumeStatus status = lockOrCreate(orderId);
+        LockedOrders orders = lockedOrders(orderId);
+        OrderConsumeStatus status = orders.status(orderId);
+        List<ConsumerOutcome> outcomes = orders.outcomes(orderId);
         Snapshot before = Snapshot.of(status);
         if (status.cancelRequestedAt == null && provesCancel(eventType, learned, reason)) {
             status.cancelRequestedAt = now;
         }
-        ConsumerOutcome outcome = entityManager.find(ConsumerOutcome.class,
-                new ConsumerOutcomeId(orderId, consumer, eventType.tag()), LockModeType.PESSIMISTIC_WRITE);
+        ConsumerOutcome outcome = outcomes.stream()
+                .filter(o -> o.consumer.equals(consumer) && o.eventType.equals(eventType.tag()))
+                .findFirst().orElse(null);
         boolean outcomeChanged = true;
         if (outcome == null) {
             outcome = new ConsumerOutcome();
@@ -107,12 +121,13 @@ public class StatusRecorder {
             outcome.eventType = eventType.tag();
             set(outcome, learned, failureClass, reason, occurredAt, source, now);
             entityManager.persist(outcome);
+            outcomes.add(outcome);
         } else if (StateRules.supersedes(outcome.outcome, learned)) {
             set(outcome, learned, failureClass, reason, occurredAt, source, now);
         } else {
             outcomeChanged = false;
         }
-        reevaluate(status, before, outcomeChanged, now);
+        reevaluate(status, outcomes, before, outcomeChanged, now);
     }
 
     private static void set(ConsumerOutcome outcome, ConsumerState learned, String failureClass, String reason,
@@ -127,13 +142,8 @@ public class StatusRecorder {
     }
 
     /** Re-derives state, failure and completion from all outcomes; fires {@link OrderStateChanged} when visible. */
-    private void reevaluate(OrderConsumeStatus status, Snapshot before, boolean outcomeChanged, Instant now) {
-        entityManager.flush();
-        List<ConsumerOutcome> outcomes = entityManager.createQuery(
-                "select o from ConsumerOutcome o where o.orderId = :orderId", ConsumerOutcome.class)
-                .setParameter("orderId", status.orderId)
-                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                .getResultList();
+    private void reevaluate(OrderConsumeStatus status, List<ConsumerOutcome> outcomes, Snapshot before,
+            boolean outcomeChanged, Instant now) {
         boolean cancelRequested = status.cancelRequested();
         status.state = StateRules.state(requiredConsumers, cancelRequested, outcomes);
         if (status.state != OrderState.FAILED) {
@@ -159,18 +169,85 @@ public class StatusRecorder {
     }
 
     /**
-     * Locks the order's row, creating it (unopened) first when it does not exist. The insert
-     * takes the row lock on a duplicate too (ON DUPLICATE KEY), so two transactions for one new
-     * order queue up instead of deadlocking on a shared-then-exclusive lock upgrade.
+     * The orders locked by the current transaction, with their outcomes. The first call in a
+     * transaction of the pipeline locks every order of its batch at once (sorted by id, so that
+     * concurrent batches take the rows in the same order); an order the batch does not name is
+     * locked when first asked for.
      */
-    private OrderConsumeStatus lockOrCreate(String orderId) {
-        entityManager.createNativeQuery("""
-                INSERT INTO order_message_consume_status (order_id, state, first_seen_at, updated_at)
-                VALUES (:orderId, 'PENDING', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
-                ON DUPLICATE KEY UPDATE order_id = order_id""")
-                .setParameter("orderId", orderId)
-                .executeUpdate();
-        return entityManager.find(OrderConsumeStatus.class, orderId, LockModeType.PESSIMISTIC_WRITE);
+    private LockedOrders lockedOrders(String orderId) {
+        LockedOrders orders = (LockedOrders) transactions.getResource(LockedOrders.class);
+        if (orders == null) {
+            orders = new LockedOrders();
+            transactions.putResource(LockedOrders.class, orders);
+            Set<String> batchOrders = new TreeSet<>();
+            ConsumeBatch.current(transactions).ifPresent(batch -> batch.payloads().forEach(payload -> {
+                if (payload instanceof OrderEvent event) {
+                    batchOrders.add(event.orderId());
+                } else if (payload instanceof ConsumerReport report) {
+                    batchOrders.add(report.orderId());
+                } else if (payload instanceof DeadLetteredEvent deadLetter) {
+                    batchOrders.add(deadLetter.orderId());
+                }
+            }));
+            // Ids the table cannot hold are dead-lettered by their own message (checkOrderId).
+            batchOrders.removeIf(id -> id.length() > MAX_ORDER_ID_LENGTH);
+            batchOrders.add(orderId);
+            lock(orders, batchOrders);
+        } else if (!orders.statuses.containsKey(orderId)) {
+            lock(orders, Set.of(orderId));
+        }
+        return orders;
+    }
+
+    /**
+     * Locks the orders' rows, creating the missing ones (unopened) first, and loads them with their
+     * outcomes. The insert takes the row lock on a duplicate too (ON DUPLICATE KEY), so two
+     * transactions for one new order queue up instead of deadlocking on a shared-then-exclusive
+     * lock upgrade.
+     */
+    private void lock(LockedOrders orders, Set<String> orderIds) {
+        StringBuilder values = new StringBuilder();
+        for (int i = 1; i <= orderIds.size(); i++) {
+            values.append(i == 1 ? "" : ", ").append("(?").append(i).append(", 'PENDING', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))");
+        }
+        Query insert = entityManager.createNativeQuery("INSERT INTO order_message_consume_status"
+                + " (order_id, state, first_seen_at, updated_at) VALUES " + values
+                + " ON DUPLICATE KEY UPDATE order_id = order_id");
+        int position = 1;
+        for (String orderId : orderIds) {
+            insert.setParameter(position++, orderId);
+        }
+        insert.executeUpdate();
+        for (OrderConsumeStatus status : entityManager.createQuery(
+                "select s from OrderConsumeStatus s where s.orderId in :ids", OrderConsumeStatus.class)
+                .setParameter("ids", orderIds)
+                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
+                .getResultList()) {
+            // Rows an earlier part of the transaction changed keep those changes (same managed entity).
+            orders.statuses.put(status.orderId, status);
+            orders.outcomes.put(status.orderId, new ArrayList<>());
+        }
+        for (ConsumerOutcome outcome : entityManager.createQuery(
+                "select o from ConsumerOutcome o where o.orderId in :ids", ConsumerOutcome.class)
+                .setParameter("ids", orderIds)
+                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
+                .getResultList()) {
+            orders.outcomes.get(outcome.orderId).add(outcome);
+        }
+    }
+
+    /** The order rows (and their outcomes) this transaction holds locked. */
+    private static final class LockedOrders {
+        final Map<String, OrderConsumeStatus> statuses = new HashMap<>();
+        final Map<String, List<ConsumerOutcome>> outcomes = new HashMap<>();
+
+        OrderConsumeStatus status(String orderId) {
+            return statuses.get(orderId);
+        }
+
+        List<ConsumerOutcome> outcomes(String orderId) {
+            return outcomes.get(orderId);
+        }
     }
 
     /**

@@ -1,0 +1,94 @@
+package dev.orderflow.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.order.events.ConsumerReport;
+import dev.orderflow.order.events.ConsumerReportJson;
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
+import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
+import dev.orderflow.rocketmq.RocketMQBatchFailure;
+import dev.orderflow.status.messaging.StatusInputs;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * One delivered batch holding several reports about the same orders, handed to the report input
+ * as the connector would: each order's row is locked once for the batch, every report of it is
+ * applied, and an element that cannot be applied fails alone.
+ */
+@QuarkusTest
+@WithTestResource(StatusTopics.class)
+class BatchedReportsTest {
+
+    @Inject
+    StatusInputs inputs;
+
+    /** A batch message of these reports, first delivery, recording its nack cause (null: acked). */
+    private static Message<List<String>> batch(List<ConsumerReport> reports, AtomicReference<Object> settled) {
+        List<IncomingRocketMQMetadata> metadata = new ArrayList<>();
+        for (int i = 0; i < reports.size(); i++) {
+            metadata.add(new IncomingRocketMQMetadata("MSG-BATCH-" + System.nanoTime() + "-" + i,
+                    List.of(reports.get(i).messageKey()), reports.get(i).consumer(), "order_result_topic", i % 4,
+                    "broker-a", i, 0, System.currentTimeMillis(), System.currentTimeMillis(), Map.of(),
+                    "status_report_group"));
+        }
+        return Message.of(reports.stream().map(ConsumerReportJson::toJson).toList(),
+                Metadata.of(new IncomingRocketMQBatchMetadata(metadata)),
+                () -> {
+                    settled.set("acked");
+                    return CompletableFuture.completedFuture(null);
+                },
+                cause -> {
+                    settled.set(cause);
+                    return CompletableFuture.completedFuture(null);
+                });
+    }
+
+    @Test
+    void aBatchWithEveryReportOfTwoOrdersCompletesBothAndFailsOnlyTheBadElement() {
+        String first = OrderStatusFlowTest.newOrderId();
+        String second = OrderStatusFlowTest.newOrderId();
+        StatusBroker.sendCreate(first);
+        StatusBroker.sendCreate(second);
+        OrderStatusFlowTest.awaitState(first, "PENDING");
+        OrderStatusFlowTest.awaitState(second, "PENDING");
+        Instant now = Instant.now();
+        String overlong = "X".repeat(65);
+        List<ConsumerReport> reports = List.of(
+                ConsumerReport.done(first, OrderEventType.CREATE, "inventory", now),
+                ConsumerReport.done(second, OrderEventType.CREATE, "sms", now),
+                ConsumerReport.done(first, OrderEventType.CREATE, "sms", now),
+                ConsumerReport.done(overlong, OrderEventType.CREATE, "sms", now),
+                ConsumerReport.done(second, OrderEventType.CREATE, "points", now),
+                ConsumerReport.done(first, OrderEventType.CREATE, "points", now),
+                ConsumerReport.done(second, OrderEventType.CREATE, "inventory", now));
+        AtomicReference<Object> settled = new AtomicReference<>();
+
+        inputs.onConsumerReport(batch(reports, settled)).toCompletableFuture().join();
+
+        assertThat(settled.get()).isInstanceOf(RocketMQBatchFailure.class);
+        assertThat(((RocketMQBatchFailure) settled.get()).failures()).containsOnlyKeys(3);
+        for (String orderId : List.of(first, second)) {
+            OrderStatusFlowTest.get(orderId).then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("COMPLETED"));
+            assertThat(StatusDatabase.count("select count(*) from order_consumer_outcome where order_id = ?", orderId))
+                    .isEqualTo(3);
+        }
+        assertThat(StatusDatabase.count("select count(*) from order_message_consume_status where order_id = ?", overlong))
+                .isZero();
+    }
+}
