@@ -131,6 +131,11 @@ class BatchSendTest {
             assertThat(nackCause(done)).as(c.getKey()).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(c.getKey());
         }
+        // Refused by the client itself (all or nothing): the reason is named although it sits in a cause.
+        CompletableFuture<Void> emptyBody = new CompletableFuture<>();
+        channels.emitter("sync").send(tracked(batch(List.of(run + "-0", ""), List.of(plain, plain)), emptyBody));
+        assertThat(nackCause(emptyBody)).isInstanceOf(RocketMQSendException.class)
+                .hasMessageContaining("body length is zero");
         CompletableFuture<Void> oneway = new CompletableFuture<>();
         channels.emitter("oneway").send(tracked(batch(two, List.of(plain, plain)), oneway));
         assertThat(nackCause(oneway)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("oneway");

@@ -225,8 +225,7 @@ public class RocketMQSink {
             Thread.currentThread().interrupt();
             throw new RocketMQSendException("Channel " + channel + ": interrupted while sending a batch", e);
         } catch (Exception e) {
-            throw new RocketMQSendException("Channel " + channel + ": send of a batch of " + msgs.size()
-                    + " messages to " + msgs.get(0).getTopic() + " failed: " + e.getMessage(), e);
+            throw new RocketMQSendException(batchFailure(msgs, e), e);
         }
     }
 
@@ -237,9 +236,21 @@ public class RocketMQSink {
             Thread.currentThread().interrupt();
             callback.onException(e);
         } catch (Exception e) {
-            callback.onException(new RocketMQSendException("Channel " + channel + ": send of a batch of "
-                    + msgs.size() + " messages to " + msgs.get(0).getTopic() + " failed: " + e.getMessage(), e));
+            callback.onException(new RocketMQSendException(batchFailure(msgs, e), e));
         }
+    }
+
+    /**
+     * The client reports an element it refuses (e.g. an empty body) as "Failed to initiate the
+     * MessageBatch" with the reason only in the cause: name both.
+     */
+    private String batchFailure(List<org.apache.rocketmq.common.message.Message> msgs, Exception e) {
+        String reason = e.getMessage();
+        if (e.getCause() != null && e.getCause().getMessage() != null) {
+            reason += " (" + e.getCause().getMessage() + ")";
+        }
+        return "Channel " + channel + ": send of a batch of " + msgs.size() + " messages to " + msgs.get(0).getTopic()
+                + " failed: " + reason;
     }
 
     private SendResult sendSync(org.apache.rocketmq.common.message.Message msg, String shardingKey) {
