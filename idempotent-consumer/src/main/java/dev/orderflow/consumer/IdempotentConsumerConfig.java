@@ -54,14 +54,17 @@ public interface IdempotentConsumerConfig {
         @WithDefault("PT1S")
         Duration sweepInterval();
 
-        /** Rows sent per relay transaction. */
+        /**
+         * Rows taken per relay transaction; they are sent as one RocketMQ batch message (split
+         * only if their bodies came near the 4 MiB batch limit) and deleted together after SEND_OK.
+         */
         @WithDefault("100")
         int batchSize();
 
         /**
-         * Longest wait for the broker's answer to one report before the relay gives up on this
-         * round (the row stays and is sent on a later round). Exceeds the channel's send-timeout
-         * times its retries.
+         * Longest wait for the broker's answer to one batch of reports before the relay gives up
+         * on this round (its rows stay and are sent on a later round). Exceeds the channel's
+         * send-timeout times its retries.
          */
         @WithDefault("PT15S")
         Duration sendTimeout();

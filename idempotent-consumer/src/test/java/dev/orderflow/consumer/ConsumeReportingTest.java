@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -208,5 +213,99 @@ class ConsumeReportingTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> probe.withKey(reportKey(event)).size() == 2);
         assertThat(probe.withKey(reportKey(event))).extracting(TopicProbe.Received::body).as("the same report twice")
                 .containsOnly(row.body);
+    }
+
+    /** Outbox rows as ConsumeReporter writes them, straight into the table: report key, tag (consumer), body. */
+    private record Row(String reportKey, String tag, String body) {
+    }
+
+    private static void insert(List<Row> rows) throws SQLException {
+        try (Connection connection = Database.connect(); PreparedStatement insert = connection.prepareStatement(
+                "insert into consume_report (consumer_group, message_key, report_key, consumer, outcome, body, created_at)"
+                        + " values ('test_group', ?, ?, ?, 'DONE', ?, ?)")) {
+            for (Row row : rows) {
+                insert.setString(1, row.reportKey());
+                insert.setString(2, row.reportKey());
+                insert.setString(3, row.tag());
+                insert.setString(4, row.body());
+                insert.setTimestamp(5, Timestamp.from(Instant.now()));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    private static long outboxRowsStartingWith(String prefix) {
+        return Database.count("select count(*) from consume_report where report_key like ?", prefix + "%");
+    }
+
+    private static List<Row> rows(String run, int count) {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            // Three tags, so that a tag taken from the wrong element would show.
+            rows.add(new Row(run + "-" + i + ":create:c" + (i % 3), "tag-" + (i % 3), "{\"run\":\"" + run + "\",\"n\":" + i + "}"));
+        }
+        return rows;
+    }
+
+    @Test
+    void moreRowsThanOneBatchAreAllSentOnceWithTheirKeysAndTagsAndAllDeleted() throws Exception {
+        TopicProbe probe = TopicProbe.of(ConsumerReports.TOPIC);
+        String run = "R-" + UUID.randomUUID();
+        List<Row> rows = rows(run, 250); // batch-size is 100: three rounds
+
+        insert(rows);
+        int sent = relay.relayPending();
+
+        assertThat(sent).as("this test's rows and any left by other tests").isGreaterThanOrEqualTo(250);
+        assertThat(outboxRowsStartingWith(run)).as("deleted after SEND_OK").isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> probe.withKeyPrefix(run).size() >= 250);
+        for (Row row : rows) {
+            assertThat(probe.withKey(row.reportKey())).as(row.reportKey()).singleElement().satisfies(r -> {
+                assertThat(r.tags()).isEqualTo(row.tag());
+                assertThat(r.body()).isEqualTo(row.body());
+            });
+        }
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> probe.withKeyPrefix(run).size() == 250);
+    }
+
+    /**
+     * A batch the client refuses (one element has an empty body, which RocketMQ does not send)
+     * fails as a whole: no report of it reaches the topic and no row is deleted; once the bad row
+     * is gone the others are sent and deleted.
+     */
+    @Test
+    void failedSendDeletesNoRowAndTheRowsAreSentByALaterRound() throws Exception {
+        TopicProbe probe = TopicProbe.of(ConsumerReports.TOPIC);
+        relay.relayPending(); // rows left by other tests, so that this round holds only this test's rows
+        String run = "F-" + UUID.randomUUID();
+        List<Row> good = rows(run, 5);
+        String badKey = run + "-bad:create:c0";
+        insert(good);
+        insert(List.of(new Row(badKey, "tag-0", "")));
+        try {
+            int sent = relay.relayPending();
+
+            assertThat(sent).isZero();
+            assertThat(outboxRowsStartingWith(run)).as("nothing deleted").isEqualTo(6);
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                    .until(() -> probe.withKeyPrefix(run).isEmpty());
+        } finally {
+            try (Connection connection = Database.connect();
+                    PreparedStatement delete = connection.prepareStatement("delete from consume_report where report_key = ?")) {
+                delete.setString(1, badKey);
+                delete.executeUpdate();
+            }
+        }
+
+        assertThat(relay.relayPending()).isEqualTo(5);
+
+        assertThat(outboxRowsStartingWith(run)).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> probe.withKeyPrefix(run).size() >= 5);
+        for (Row row : good) {
+            assertThat(probe.withKey(row.reportKey())).as(row.reportKey()).singleElement()
+                    .satisfies(r -> assertThat(r.tags()).isEqualTo(row.tag()));
+        }
     }
 }

@@ -54,7 +54,10 @@ public interface RocketMQTransactions {
      * @return what {@code localWork} returned, once the transaction committed
      * @throws IllegalStateException                 when a JTA transaction is active on this thread
      * @throws IllegalArgumentException              when {@code channel} is not a transactional
-     *                                               {@code smallrye-rocketmq} channel
+     *                                               {@code smallrye-rocketmq} channel, or when
+     *                                               {@code message} is a batch
+     *                                               ({@link OutgoingRocketMQBatchMetadata}: RocketMQ
+     *                                               has no transactional batches; nothing is sent)
      * @throws RocketMQSendException                 when the half message could not be stored
      *                                               ({@code localWork} did not run)
      * @throws RocketMQTransactionUnknownException   when the local outcome is unclear; the broker's

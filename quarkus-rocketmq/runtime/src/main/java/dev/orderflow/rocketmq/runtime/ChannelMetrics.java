@@ -40,7 +40,12 @@ final class ChannelMetrics {
     }
 
     void sent(long startNanos) {
-        sent.increment();
+        sent(startNanos, 1);
+    }
+
+    /** {@code count} messages stored by one send (a batch counts its elements, its latency once). */
+    void sent(long startNanos, int count) {
+        sent.increment(count);
         sendLatency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 

@@ -18,6 +18,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.orderflow.rocketmq.OutgoingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.RocketMQTransactionRolledBackException;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import dev.orderflow.rocketmq.RocketMQTransactions;
@@ -47,6 +48,11 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(localWork, "localWork");
+        if (message.getMetadata(OutgoingRocketMQBatchMetadata.class).isPresent()) {
+            // RocketMQ's half messages are single messages: a batch cannot be sent transactionally.
+            throw new IllegalArgumentException("Channel " + channel + ": RocketMQ cannot send a batch as a "
+                    + "transactional (half) message; send its elements in separate transactions");
+        }
         requireNoActiveTransaction(channel);
         TransactionalChannel transactional = channels.channel(channel);
         org.apache.rocketmq.common.message.Message msg = RocketMQMessages.toRocketMQ(message, transactional.topic(),

@@ -1,12 +1,14 @@
 package dev.orderflow.rocketmq.runtime;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -17,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.orderflow.rocketmq.DeadLetter;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
+import dev.orderflow.rocketmq.OutgoingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.rocketmq.TransactionCheck;
@@ -52,6 +55,56 @@ public final class RocketMQMessages {
             if (metadata.delayLevel() > 0) {
                 out.setDelayTimeLevel(metadata.delayLevel());
             }
+        }
+        return out;
+    }
+
+    /**
+     * The RocketMQ messages of a batch message ({@link OutgoingRocketMQBatchMetadata}): element
+     * {@code i} of the {@code List} payload with metadata {@code i}, converted like a single message.
+     * Checks up front the rules of RocketMQ's {@code MessageBatch} that the client would otherwise
+     * report less clearly or, for the sharding key, not at all (a batch goes to one queue).
+     *
+     * @throws IllegalArgumentException when the batch cannot be sent as one RocketMQ batch
+     */
+    public static List<org.apache.rocketmq.common.message.Message> toRocketMQBatch(Message<?> message,
+            OutgoingRocketMQBatchMetadata batch, String defaultTopic, String defaultTag, ObjectMapper objectMapper) {
+        if (!(message.getPayload() instanceof List<?> elements)) {
+            throw new IllegalArgumentException("A batch message needs a List payload, not "
+                    + (message.getPayload() == null ? "null" : message.getPayload().getClass().getName()));
+        }
+        if (elements.size() != batch.size()) {
+            throw new IllegalArgumentException("A batch of " + elements.size() + " payload element(s) has "
+                    + batch.size() + " metadata entries; it needs one per element");
+        }
+        if (message.getMetadata(OutgoingRocketMQMetadata.class).isPresent()) {
+            throw new IllegalArgumentException("A batch message carries its settings per element in "
+                    + "OutgoingRocketMQBatchMetadata, not in an OutgoingRocketMQMetadata of its own");
+        }
+        List<org.apache.rocketmq.common.message.Message> out = new ArrayList<>(elements.size());
+        String topic = null;
+        for (int i = 0; i < elements.size(); i++) {
+            OutgoingRocketMQMetadata element = batch.messages().get(i);
+            if (element.delayLevel() > 0) {
+                throw new IllegalArgumentException("Batch element " + i + ": RocketMQ batches cannot carry a delay "
+                        + "level (" + element.delayLevel() + "); send delayed messages one by one");
+            }
+            if (element.shardingKey() != null) {
+                throw new IllegalArgumentException("Batch element " + i + ": RocketMQ batches cannot carry a sharding "
+                        + "key (the whole batch lands on one queue the producer picks); send such messages one by one");
+            }
+            org.apache.rocketmq.common.message.Message msg = toRocketMQ(Message.of(elements.get(i)).addMetadata(element),
+                    defaultTopic, defaultTag, objectMapper);
+            if (topic == null) {
+                topic = msg.getTopic();
+                if (topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
+                    throw new IllegalArgumentException("RocketMQ batches cannot be sent to a retry topic (" + topic + ")");
+                }
+            } else if (!topic.equals(msg.getTopic())) {
+                throw new IllegalArgumentException("Batch element " + i + " goes to topic " + msg.getTopic()
+                        + ", element 0 to " + topic + ": all elements of a RocketMQ batch go to one topic");
+            }
+            out.add(msg);
         }
         return out;
     }

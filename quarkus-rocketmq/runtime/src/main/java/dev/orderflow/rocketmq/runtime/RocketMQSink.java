@@ -1,6 +1,6 @@
 package dev.orderflow.rocketmq.runtime;
 
-
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.orderflow.rocketmq.OutgoingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQSendException;
 import io.smallrye.mutiny.Multi;
@@ -27,7 +28,9 @@ import io.smallrye.reactive.messaging.providers.helpers.MultiUtils;
 /**
  * An outgoing channel: sends each message with the channel's send mode and completes it (ack)
  * when the broker stored it or fails it (nack) otherwise. Messages are sent one after the
- * other, in the order the application emitted them.
+ * other, in the order the application emitted them. A message with
+ * {@link OutgoingRocketMQBatchMetadata} is sent as one RocketMQ batch (one request, one result)
+ * and completed as a whole.
  */
 public class RocketMQSink {
 
@@ -146,6 +149,10 @@ public class RocketMQSink {
     }
 
     private Uni<Void> send(Message<?> message) {
+        OutgoingRocketMQBatchMetadata batch = message.getMetadata(OutgoingRocketMQBatchMetadata.class).orElse(null);
+        if (batch != null) {
+            return sendBatch(message, batch);
+        }
         org.apache.rocketmq.common.message.Message msg;
         try {
             msg = toRocketMQ(message);
@@ -175,6 +182,75 @@ public class RocketMQSink {
                 return (SendResult) null;
             }).onItemOrFailure().transformToUni((result, failure) -> complete(message, null, failure, start));
         };
+    }
+
+    /** One RocketMQ batch: one request and one SendResult for every element, stored all or none. */
+    private Uni<Void> sendBatch(Message<?> message, OutgoingRocketMQBatchMetadata batch) {
+        List<org.apache.rocketmq.common.message.Message> msgs;
+        try {
+            if (mode == SendMode.ONEWAY) {
+                // The client has no oneway batch send, and a silent sync send would change the mode's promise.
+                throw new IllegalArgumentException("Channel " + channel + ": a oneway channel cannot send batches "
+                        + "(RocketMQ has no oneway batch send); use a sync or async channel");
+            }
+            msgs = RocketMQMessages.toRocketMQBatch(message, batch, topic, defaultTag, objectMapper);
+        } catch (RuntimeException e) {
+            metrics.sendFailed();
+            return Uni.createFrom().completionStage(message.nack(e));
+        }
+        long start = System.nanoTime();
+        if (mode == SendMode.SYNC) {
+            return Uni.createFrom().item(() -> sendBatchSync(msgs))
+                    .onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start,
+                            msgs.size()));
+        }
+        return Uni.createFrom().<SendResult> emitter(e -> sendBatchAsync(msgs, new SendCallback() {
+            @Override
+            public void onSuccess(SendResult result) {
+                e.complete(result);
+            }
+
+            @Override
+            public void onException(Throwable failure) {
+                e.fail(failure);
+            }
+        })).onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start,
+                msgs.size()));
+    }
+
+    private SendResult sendBatchSync(List<org.apache.rocketmq.common.message.Message> msgs) {
+        try {
+            return producer.send(msgs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RocketMQSendException("Channel " + channel + ": interrupted while sending a batch", e);
+        } catch (Exception e) {
+            throw new RocketMQSendException(batchFailure(msgs, e), e);
+        }
+    }
+
+    private void sendBatchAsync(List<org.apache.rocketmq.common.message.Message> msgs, SendCallback callback) {
+        try {
+            producer.send(msgs, callback);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            callback.onException(e);
+        } catch (Exception e) {
+            callback.onException(new RocketMQSendException(batchFailure(msgs, e), e));
+        }
+    }
+
+    /**
+     * The client reports an element it refuses (e.g. an empty body) as "Failed to initiate the
+     * MessageBatch" with the reason only in the cause: name both.
+     */
+    private String batchFailure(List<org.apache.rocketmq.common.message.Message> msgs, Exception e) {
+        String reason = e.getMessage();
+        if (e.getCause() != null && e.getCause().getMessage() != null) {
+            reason += " (" + e.getCause().getMessage() + ")";
+        }
+        return "Channel " + channel + ": send of a batch of " + msgs.size() + " messages to " + msgs.get(0).getTopic()
+                + " failed: " + reason;
     }
 
     private SendResult sendSync(org.apache.rocketmq.common.message.Message msg, String shardingKey) {
@@ -220,6 +296,11 @@ public class RocketMQSink {
     }
 
     private Uni<Void> complete(Message<?> message, SendResult result, Throwable failure, long start) {
+        return complete(message, result, failure, start, 1);
+    }
+
+    /** {@code count}: the RocketMQ messages behind {@code message} (a batch's elements), for the sent meter. */
+    private Uni<Void> complete(Message<?> message, SendResult result, Throwable failure, long start, int count) {
         CompletionStage<Void> done;
         if (failure != null) {
             metrics.sendFailed();
@@ -230,7 +311,7 @@ public class RocketMQSink {
             done = message.nack(new RocketMQSendException("Channel " + channel + ": broker answered "
                     + result.getSendStatus() + " for " + result.getMsgId()));
         } else {
-            metrics.sent(start);
+            metrics.sent(start, count);
             done = message.ack();
         }
         return Uni.createFrom().completionStage(done != null ? done : CompletableFuture.completedFuture(null));
