@@ -70,6 +70,8 @@ public class FailurePathChannels {
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
     private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
     private final List<Batch> batches = new CopyOnWriteArrayList<>();
+    private final AtomicInteger combinedInFlight = new AtomicInteger();
+    private final AtomicInteger combinedMaxInFlight = new AtomicInteger();
 
     /** Transient failures are redelivered by the broker (concurrently). */
     @Incoming("redeliver-in")
@@ -138,12 +140,38 @@ public class FailurePathChannels {
     @Incoming("batch-elements-in")
     @Blocking(ordered = false)
     public CompletionStage<Void> batchElements(Message<List<String>> message) {
+        return answerElements("batch-elements-in", message);
+    }
+
+    /**
+     * Combined batches ({@code batch-concurrency=1}, eight consumer threads): answers per element
+     * like {@link #batchElements}, slowly, so that deliveries pile up meanwhile; counts how many
+     * batches the application holds at once.
+     */
+    @Incoming("batch-combined-in")
+    @Blocking(ordered = false)
+    public CompletionStage<Void> batchCombined(Message<List<String>> message) throws InterruptedException {
+        int holding = combinedInFlight.incrementAndGet();
+        combinedMaxInFlight.accumulateAndGet(holding, Math::max);
+        try {
+            Thread.sleep(300);
+            return answerElements("batch-combined-in", message);
+        } finally {
+            combinedInFlight.decrementAndGet();
+        }
+    }
+
+    /** The most batches {@code batch-combined-in} held at once. */
+    public int combinedMaxInFlight() {
+        return combinedMaxInFlight.get();
+    }
+
+    private CompletionStage<Void> answerElements(String channel, Message<List<String>> message) {
         List<IncomingRocketMQMetadata> metadata = metadataOf(message);
         int index = recordBatch(message.getPayload(), metadata);
         Map<Integer, Throwable> failed = new HashMap<>();
         for (int i = 0; i < metadata.size(); i++) {
-            Answer answer = record("batch-elements-in", metadata.get(i).key(), message.getPayload().get(i),
-                    metadata.get(i), index);
+            Answer answer = record(channel, metadata.get(i).key(), message.getPayload().get(i), metadata.get(i), index);
             if (answer == Answer.NACK) {
                 failed.put(i, new IllegalStateException("scripted transient failure"));
             } else if (answer == Answer.PERMANENT) {

@@ -132,6 +132,61 @@ class BatchConsumptionTest {
         });
     }
 
+    /**
+     * {@code batch-concurrency=1} with eight consumer threads: messages sent one by one arrive as
+     * many small deliveries while the application works on a batch; they are combined into the next
+     * batch (so one batch holds messages of several queues, which no single fetch can bring), the
+     * application never holds two batches, and the failed elements are still settled alone.
+     */
+    @Test
+    void waitingDeliveriesAreCombinedIntoOneBatchAndSettledElementByElement() throws Exception {
+        String run = RawRocketMQ.unique("combined");
+        List<String> acked = IntStream.range(0, 40).mapToObj(i -> run + "-a" + i).toList();
+        String poison = run + "-poison";
+        String nackedOnce = run + "-once";
+        channels.script("batch-combined-in", (k, attempt) -> k.equals(poison) ? PERMANENT
+                : k.equals(nackedOnce) && attempt == 1 ? NACK : ACK);
+        List<String> all = new java.util.ArrayList<>(acked);
+        all.add(10, poison);
+        all.add(20, nackedOnce);
+
+        DefaultMQProducer producer = RawRocketMQ.producer();
+        try {
+            // The consumer first has to know the topic's queues, so that the rest arrives a few at a time.
+            String first = run + "-first";
+            sendAlone(producer, first);
+            await().atMost(Duration.ofSeconds(60)).until(() -> !channels.deliveries("batch-combined-in", first).isEmpty());
+            for (String key : all) {
+                sendAlone(producer, key);
+                Thread.sleep(20); // pacing, not waiting for a condition: messages trickle in while a batch is held
+            }
+        } finally {
+            producer.shutdown();
+        }
+
+        List<MessageExt> dead = RawRocketMQ.readDeadLetters("it_batch_combined_group",
+                m -> m.getKeys() != null && m.getKeys().startsWith(run), 1, Duration.ofSeconds(90));
+        assertThat(dead).extracting(MessageExt::getKeys).containsExactly(poison);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            acked.forEach(key -> assertThat(channels.deliveries("batch-combined-in", key)).hasSize(1));
+            assertThat(channels.deliveries("batch-combined-in", poison)).hasSize(1);
+            assertThat(channels.deliveries("batch-combined-in", nackedOnce)).extracting(Delivery::reconsumeTimes)
+                    .containsExactly(0, 1);
+        });
+        List<Batch> batches = channels.batches().stream()
+                .filter(b -> b.payloads().stream().anyMatch(all::contains)).toList();
+        assertThat(batches).allSatisfy(b -> assertThat(b.payloads()).hasSizeLessThanOrEqualTo(16));
+        assertThat(batches).as("a combined batch spans queues").anySatisfy(b -> assertThat(
+                b.metadata().stream().map(IncomingRocketMQMetadata::queueId).distinct().count()).isGreaterThan(1));
+        assertThat(channels.combinedMaxInFlight()).isEqualTo(1);
+    }
+
+    private static void sendAlone(DefaultMQProducer producer, String key) throws Exception {
+        Message message = new Message("it_batch_combined", key.getBytes(StandardCharsets.UTF_8));
+        message.setKeys(key);
+        assertThat(producer.send(message).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+    }
+
     private static void sendAsOneBatch(DefaultMQProducer producer, List<String> keys) throws Exception {
         sendAsOneBatch(producer, "it_batch", keys);
     }

@@ -68,6 +68,12 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
                 + "`RocketMQBatchFailure`.")
 @ConnectorAttribute(name = "batch-size", type = "int", direction = INCOMING, defaultValue = "16",
         description = "Maximum messages per batch when `batch=true`.")
+@ConnectorAttribute(name = "batch-concurrency", type = "int", direction = INCOMING, defaultValue = "0",
+        description = "With `batch=true` in `concurrently` mode: how many batches the application is given at once. "
+                + "Deliveries that consumer threads hold meanwhile (up to `consume-threads` of them) are combined into "
+                + "the next batch, up to `batch-size` messages, so a backlog is consumed in full batches although each "
+                + "fetch brings only a few messages. Set it below `consume-threads`. 0 (default): no combining, each "
+                + "batch is what one fetch of one queue brought.")
 @ConnectorAttribute(name = "max-reconsume-times", type = "int", direction = INCOMING, defaultValue = "16",
         description = "Redeliveries after a transient failure before the message goes to `%DLQ%<group>`.")
 @ConnectorAttribute(name = "retry-delay-level", type = "int", direction = INCOMING, defaultValue = "0",

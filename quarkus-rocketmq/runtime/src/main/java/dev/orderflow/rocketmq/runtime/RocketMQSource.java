@@ -78,6 +78,8 @@ public class RocketMQSource {
     private final int maxReconsumeTimes;
     private final int retryDelayLevel;
     private final boolean orderly;
+    /** Combines waiting deliveries into full batches; null unless {@code batch-concurrency} asks for it. */
+    private final BatchCombiner combiner;
     private final String channel;
     private final String group;
     private final String topic;
@@ -127,6 +129,15 @@ public class RocketMQSource {
         this.retryDelayLevel = config.getRetryDelayLevel();
         this.orderly = "orderly".equals(config.getConsumeMode());
         this.channel = config.getChannel();
+        int batchConcurrency = config.getBatchConcurrency();
+        if (batchConcurrency < 0) {
+            throw new IllegalArgumentException("Channel " + channel + ": batch-concurrency must be 0 or more, not "
+                    + batchConcurrency);
+        }
+        this.combiner = batch && !orderly && batchConcurrency > 0
+                ? new BatchCombiner(config.getBatchSize(), batchConcurrency, this::deliver,
+                        () -> new ReleasedAtShutdown(channel))
+                : null;
         this.group = config.getConsumerGroup().orElse(channel);
         this.topic = config.getTopic().orElse(channel);
         this.metrics = new ChannelMetrics(channel);
@@ -249,7 +260,7 @@ public class RocketMQSource {
             if (stopping || emitter == null || emitter.isCancelled()) {
                 return Verdict.RELEASE;
             }
-            Throwable failure = deliver(msgs);
+            Throwable failure = combiner != null ? deliverCombined(msgs) : deliver(msgs);
             if (failure == null) {
                 metrics.acked(msgs.size());
                 return Verdict.DONE;
@@ -369,6 +380,17 @@ public class RocketMQSource {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return queuesReleased;
+        }
+    }
+
+    /** Delivers the messages within a combined batch and waits for their share of its answer. */
+    private Throwable deliverCombined(List<MessageExt> msgs) {
+        try {
+            return combiner.deliver(msgs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // Interrupted by the client's own shutdown: the messages were not finished.
+            return new ReleasedAtShutdown(channel);
         }
     }
 
@@ -505,6 +527,10 @@ public class RocketMQSource {
             return;
         }
         stopping = true;
+        if (combiner != null) {
+            // Deliveries still waiting to be combined are given back now rather than processed.
+            combiner.release();
+        }
         if (started) {
             consumer.suspend();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.getShutdownTimeout());
@@ -551,6 +577,9 @@ public class RocketMQSource {
                 .getProcessQueueTable().values();
         queues.forEach(pq -> pq.setDropped(true));
         queuesReleased = true;
+        if (combiner != null) {
+            combiner.release();
+        }
         released.countDown();
         pending.forEach(outcome -> outcome.complete(new ReleasedAtShutdown(channel)));
     }
