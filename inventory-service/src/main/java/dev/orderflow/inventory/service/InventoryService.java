@@ -6,13 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 
 import dev.orderflow.consumer.BusinessFailure;
+import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.inventory.domain.Stock;
 import dev.orderflow.inventory.domain.StockMovement;
@@ -27,6 +32,39 @@ import dev.orderflow.order.events.OrderItem;
 @ApplicationScoped
 public class InventoryService {
 
+    /** Transaction resource: the stock rows this transaction locked up front for its batch. */
+    private static final Object BATCH_STOCK_LOCKED = InventoryService.class.getName() + ".batchStockLocked";
+
+    private final TransactionSynchronizationRegistry transactions;
+
+    @Inject
+    public InventoryService(TransactionSynchronizationRegistry transactions) {
+        this.transactions = transactions;
+    }
+
+    /**
+     * In a batch of the consumer pipeline, the first change locks the stock rows of every line of
+     * every event in the batch at once, in SKU order. The later row lookups of the batch are then
+     * served by the persistence context, and two batches consumed at the same time take their
+     * stock rows in the same order (one after the other, never crosswise: no deadlock). Rows a
+     * batch's payloads do not name are locked when first needed.
+     */
+    private void lockBatchStock() {
+        if (transactions.getResource(BATCH_STOCK_LOCKED) != null) {
+            return;
+        }
+        transactions.putResource(BATCH_STOCK_LOCKED, Boolean.TRUE);
+        Set<String> skus = new TreeSet<>();
+        ConsumeBatch.current(transactions).ifPresent(batch -> batch.payloads().forEach(payload -> {
+            if (payload instanceof OrderEvent event) {
+                event.items().forEach(item -> skus.add(item.sku()));
+            }
+        }));
+        if (skus.size() > 1) {
+            Stock.find("sku in ?1 order by sku", skus).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+        }
+    }
+
     /**
      * Takes every line of a create or nothing. Rows are locked in SKU order, so two orders sharing
      * SKUs never deadlock; lines of one SKU are added up (the ledger has one DEDUCT per order and SKU).
@@ -35,6 +73,7 @@ public class InventoryService {
      * @throws BusinessFailure when a SKU is unknown: the event can never apply (dead-lettered at once)
      */
     public Outcome deduct(OrderEvent create) {
+        lockBatchStock();
         Map<String, Long> wanted = quantitiesBySku(create.items());
         List<Stock> locked = new ArrayList<>(wanted.size());
         for (Map.Entry<String, Long> line : wanted.entrySet()) {
@@ -67,6 +106,7 @@ public class InventoryService {
      * cancel restores nothing.
      */
     public Outcome restore(OrderEvent cancel) {
+        lockBatchStock();
         Map<String, StockMovement> deducted = new TreeMap<>();
         StockMovement.ofOrder(cancel.orderId(), StockMovement.Kind.DEDUCT).forEach(m -> deducted.put(m.sku, m));
         List<String> restored = StockMovement.ofOrder(cancel.orderId(), StockMovement.Kind.RESTORE).stream()
