@@ -10,6 +10,7 @@ import java.util.Map;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -48,6 +49,8 @@ public final class JfrProfile {
     static List<String> summarise(List<RecordedEvent> events, int top) {
         Map<String, Integer> topFrames = new HashMap<>();
         Map<String, Integer> ourFrames = new HashMap<>();
+        Map<String, Integer> libraries = new HashMap<>();
+        Map<String, Integer> threads = new HashMap<>();
         int samples = 0;
         for (RecordedEvent event : events) {
             if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null
@@ -57,6 +60,8 @@ public final class JfrProfile {
             samples++;
             List<RecordedFrame> frames = event.getStackTrace().getFrames();
             topFrames.merge(name(frames.get(0)), 1, Integer::sum);
+            libraries.merge(library(frames.get(0).getMethod().getType().getName()), 1, Integer::sum);
+            threads.merge(threadGroup(event.getThread("sampledThread")), 1, Integer::sum);
             String ours = frames.stream().map(JfrProfile::name).filter(n -> n.startsWith("dev.orderflow.")).findFirst()
                     .orElse("(no dev.orderflow frame)");
             ourFrames.merge(ours, 1, Integer::sum);
@@ -66,7 +71,40 @@ public final class JfrProfile {
         lines.addAll(ranked(topFrames, samples, top));
         lines.add("innermost dev.orderflow frame of each sample:");
         lines.addAll(ranked(ourFrames, samples, top));
+        lines.add("library of the top frame:");
+        lines.addAll(ranked(libraries, samples, top));
+        lines.add("thread (numbers stripped):");
+        lines.addAll(ranked(threads, samples, top));
         return lines;
+    }
+
+    /** Where a class comes from, by package: which library the CPU time is spent in. */
+    static String library(String className) {
+        String[][] prefixes = {
+                { "dev.orderflow.", "orderflow" }, { "org.hibernate.", "Hibernate ORM" },
+                { "org.mariadb.", "MariaDB Connector/J" }, { "io.agroal.", "Agroal" },
+                { "com.arjuna.", "Narayana JTA" }, { "io.narayana.", "Narayana JTA" },
+                { "org.apache.rocketmq.", "RocketMQ client" }, { "io.netty.", "Netty" }, { "io.vertx.", "Vert.x" },
+                { "io.quarkus.", "Quarkus" }, { "io.smallrye.", "SmallRye" }, { "com.fasterxml.", "Jackson" },
+                { "org.jboss.logging.", "logging" }, { "org.jboss.logmanager.", "logging" },
+                { "io.micrometer.", "Micrometer" }, { "org.jboss.resteasy.", "RESTEasy" },
+                { "java.", "JDK" }, { "javax.", "JDK" }, { "jdk.", "JDK" }, { "sun.", "JDK" }, { "com.sun.", "JDK" } };
+        for (String[] prefix : prefixes) {
+            if (className.startsWith(prefix[0])) {
+                return prefix[1];
+            }
+        }
+        String[] parts = className.split("\\.");
+        return parts.length > 2 ? parts[0] + "." + parts[1] + "." + parts[2] : className;
+    }
+
+    /** A thread's name without its sequence numbers, so that a pool's threads count together. */
+    static String threadGroup(RecordedThread thread) {
+        if (thread == null) {
+            return "(unknown)";
+        }
+        String name = thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
+        return name == null ? "(unnamed)" : name.replaceAll("\\d+", "#");
     }
 
     private static List<String> ranked(Map<String, Integer> counts, int samples, int top) {
