@@ -80,6 +80,29 @@ class SmsDispatchTest {
         assertThat(awaitSingleReport(orderId, OrderEventType.CREATE).outcome()).isEqualTo(ConsumerReport.Outcome.DONE);
     }
 
+    /** Texts accepted between two sweeps are recorded SENT together: each once, none sent again. */
+    @Test
+    void manyTextsAtOnceAreEachSentOnceAndAllRecordedSent() throws Exception {
+        java.util.List<String> orderIds = new java.util.ArrayList<>();
+        java.util.List<String> phones = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String orderId = newOrderId();
+            String phone = newPhone();
+            orderIds.add(orderId);
+            phones.add(phone);
+            OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        }
+
+        for (int i = 0; i < orderIds.size(); i++) {
+            OutboxRow row = awaitStatus(orderIds.get(i) + ":create", "SENT");
+            assertThat(row.attempts()).isEqualTo(1);
+            assertThat(row.hasSentAt()).isTrue();
+        }
+        // Past a whole claim lease (%test: 5 s): a row whose SENT had not been recorded would be sent again.
+        await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(10)).untilAsserted(
+                () -> phones.forEach(phone -> assertThat(gateway.callsTo(phone)).hasSize(1)));
+    }
+
     @Test
     void gatewayFailingTwiceThenAcceptingGivesOneTextAndTheSameKeyOnEveryCall() throws Exception {
         String orderId = newOrderId();

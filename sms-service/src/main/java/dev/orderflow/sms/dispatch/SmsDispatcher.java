@@ -2,7 +2,9 @@ package dev.orderflow.sms.dispatch;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -44,7 +46,8 @@ import io.quarkus.runtime.StartupEvent;
  * <li><b>How many</b>: at most {@code concurrency} sends at a time; a sweep claims only as many
  * rows as there are free send slots, so claimed rows never wait in a queue while their lease runs.</li>
  * <li><b>Safely with several instances</b>: rows are claimed in the database ({@link SmsOutbox}).</li>
- * <li><b>Results</b>: accepted → SENT; refused (4xx) → FAILED at once; transient (timeout, 5xx,
+ * <li><b>Results</b>: accepted → SENT (recorded by the next sweep for every text accepted since the
+ * last one, in one statement; the send's own wake-up queues that sweep); refused (4xx) → FAILED at once; transient (timeout, 5xx,
  * connection) → PENDING again after an exponential back-off, FAILED after {@code max-attempts}.
  * Every attempt of a row carries the same Idempotency-Key (its business key), so a retry after a
  * send whose answer was lost does not text the customer twice at a provider that honours it.</li>
@@ -62,6 +65,8 @@ public class SmsDispatcher {
     private final Duration longestSend;
 
     private final Semaphore freeSendSlots;
+    /** Texts the gateway accepted whose SENT is not recorded yet: the next sweep records them together. */
+    private final ConcurrentLinkedQueue<ClaimedSms> acceptedUnrecorded = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean sweepQueued = new AtomicBoolean();
     private final AtomicInteger threadNumber = new AtomicInteger();
     private ScheduledExecutorService sweeper;
@@ -117,6 +122,8 @@ public class SmsDispatcher {
                 LOG.warn("SMS sends still running at shutdown; their rows are re-sent after the claim lease");
                 senders.shutdownNow();
             }
+            // Texts accepted since the last sweep: recorded now, not re-sent after the lease.
+            recordAccepted();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             senders.shutdownNow();
@@ -146,6 +153,7 @@ public class SmsDispatcher {
     }
 
     private void sweep() {
+        recordAccepted();
         try {
             int slots = freeSendSlots.availablePermits();
             if (slots == 0) {
@@ -186,7 +194,8 @@ public class SmsDispatcher {
         try {
             if (failure == null) {
                 sent.increment();
-                recordOrWarn(claim, outbox.markSent(claim), "SENT");
+                // Recorded by the sweep this send's wake-up queues, together with the others finished by then.
+                acceptedUnrecorded.add(claim);
             } else if (failure instanceof SmsRejectedException) {
                 failed.increment();
                 LOG.warnf("SMS %s refused on attempt %d, not retried: %s", claim.businessKey(), claim.attempt(),
@@ -200,6 +209,32 @@ public class SmsDispatcher {
             // provider dedupes. Nothing is lost, at worst one extra (deduplicated) call.
             LOG.errorf(e, "SMS %s: could not record the result of attempt %d; it is retried after the claim lease",
                     claim.businessKey(), claim.attempt());
+        }
+    }
+
+    /**
+     * Records SENT for every accepted text not yet recorded, in one transaction. When that fails
+     * (database down) the rows stay claimed and are sent again after their lease with the same
+     * Idempotency-Key, as when any result cannot be recorded.
+     */
+    private void recordAccepted() {
+        List<ClaimedSms> accepted = new ArrayList<>();
+        for (ClaimedSms claim; (claim = acceptedUnrecorded.poll()) != null;) {
+            accepted.add(claim);
+        }
+        if (accepted.isEmpty()) {
+            return;
+        }
+        try {
+            int recorded = outbox.markSent(accepted);
+            if (recorded < accepted.size()) {
+                // Leases ran out and other claims took those rows over; their results win. The keys were the same.
+                LOG.warnf("SMS: %d of %d claims were lost before SENT was recorded (%s)", accepted.size() - recorded,
+                        accepted.size(), accepted.stream().map(ClaimedSms::businessKey).toList());
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "SMS: could not record SENT for %s; they are sent again after the claim lease",
+                    accepted.stream().map(ClaimedSms::businessKey).toList());
         }
     }
 
