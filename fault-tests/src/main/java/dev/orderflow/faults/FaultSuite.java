@@ -57,7 +57,12 @@ public final class FaultSuite implements AutoCloseable {
             .filter(o -> !o.startsWith("-XX:TieredStopAtLevel")).toList();
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
-    private static final Duration SERVICE_STOP_GRACE = Duration.ofSeconds(10);
+    /**
+     * How long the services get to exit after SIGTERM at the end of a run before SIGKILL: 10 s, or
+     * the system property {@code orderflow.suite.stop-grace-seconds} (a JDK 25 AOT training run
+     * needs longer: each service writes its AOT configuration at exit, all at once on the same cores).
+     */
+    private static final Duration SERVICE_STOP_GRACE = Duration.ofSeconds(Long.getLong("orderflow.suite.stop-grace-seconds", 10));
     /** Broker shutdown waits out its service threads' intervals (13-17 s): it gets this long. */
     private static final Duration BROKER_STOP_GRACE = Duration.ofSeconds(45);
 
