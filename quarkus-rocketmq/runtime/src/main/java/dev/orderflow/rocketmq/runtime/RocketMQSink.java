@@ -21,6 +21,7 @@ import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQSendException;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.reactive.messaging.health.HealthReport;
 import io.smallrye.reactive.messaging.providers.helpers.MultiUtils;
@@ -166,21 +167,27 @@ public class RocketMQSink {
         return switch (mode) {
             case SYNC -> Uni.createFrom().item(() -> sendSync(msg, shardingKey))
                     .onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start));
-            case ASYNC -> Uni.createFrom().<SendResult> emitter(e -> sendAsync(msg, shardingKey, new SendCallback() {
-                @Override
-                public void onSuccess(SendResult result) {
-                    e.complete(result);
-                }
-
-                @Override
-                public void onException(Throwable failure) {
-                    e.fail(failure);
-                }
-            })).onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start));
+            case ASYNC -> Uni.createFrom().<SendResult> emitter(e -> sendAsync(msg, shardingKey, completing(e)))
+                    .onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start));
             case ONEWAY -> Uni.createFrom().item(() -> {
                 sendOneway(msg, shardingKey);
                 return (SendResult) null;
             }).onItemOrFailure().transformToUni((result, failure) -> complete(message, null, failure, start));
+        };
+    }
+
+    /** A send callback that completes or fails {@code emitter} with the client's answer. */
+    private static SendCallback completing(UniEmitter<? super SendResult> emitter) {
+        return new SendCallback() {
+            @Override
+            public void onSuccess(SendResult result) {
+                emitter.complete(result);
+            }
+
+            @Override
+            public void onException(Throwable failure) {
+                emitter.fail(failure);
+            }
         };
     }
 
@@ -204,17 +211,7 @@ public class RocketMQSink {
                     .onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start,
                             msgs.size()));
         }
-        return Uni.createFrom().<SendResult> emitter(e -> sendBatchAsync(msgs, new SendCallback() {
-            @Override
-            public void onSuccess(SendResult result) {
-                e.complete(result);
-            }
-
-            @Override
-            public void onException(Throwable failure) {
-                e.fail(failure);
-            }
-        })).onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start,
+        return Uni.createFrom().<SendResult> emitter(e -> sendBatchAsync(msgs, completing(e))).onItemOrFailure().transformToUni((result, failure) -> complete(message, result, failure, start,
                 msgs.size()));
     }
 
