@@ -174,15 +174,11 @@ public class CancelBeforeCreateGuard {
             if (orderIds.isEmpty()) {
                 return;
             }
-            LocalDateTime now = PipelineSql.utc(Instant.now().truncatedTo(ChronoUnit.MILLIS));
-            List<Object> values = new ArrayList<>(orderIds.size() * 3);
-            for (String orderId : orderIds) {
-                values.addAll(List.of(group, orderId, now));
-            }
+            Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
-            PipelineSql.update(entityManager, "insert into order_event_progress (consumer_group, order_id, state,"
-                    + " updated_at) values " + PipelineSql.repeat("(?, ?, 'NEW', ?)", orderIds.size())
-                    + " on duplicate key update order_id = order_id", values);
+            PipelineSql.insertOrTouch(entityManager, "order_event_progress",
+                    List.of("consumer_group", "order_id", "state", "updated_at"),
+                    orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, "NEW", now)).toList(), "order_id");
             List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
             lookup.add(group);
             lookup.addAll(orderIds);

@@ -2,7 +2,6 @@ package dev.orderflow.consumer;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -131,13 +130,10 @@ public class ConsumeReporter {
         if (rows.isEmpty()) {
             return;
         }
-        List<Object> values = new ArrayList<>(rows.size() * 7);
-        for (PendingReport row : rows) {
-            values.addAll(List.of(row.consumerGroup, row.messageKey, row.reportKey, row.consumer, row.outcome, row.body,
-                    PipelineSql.utc(row.createdAt)));
-        }
-        PipelineSql.update(entityManager, "insert into consume_report (consumer_group, message_key, report_key, consumer,"
-                + " outcome, body, created_at) values " + PipelineSql.repeat("(?, ?, ?, ?, ?, ?, ?)", rows.size()), values);
+        PipelineSql.insert(entityManager, "consume_report",
+                List.of("consumer_group", "message_key", "report_key", "consumer", "outcome", "body", "created_at"),
+                rows.stream().<List<?>> map(row -> List.of(row.consumerGroup, row.messageKey, row.reportKey,
+                        row.consumer, row.outcome, row.body, row.createdAt)).toList());
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {

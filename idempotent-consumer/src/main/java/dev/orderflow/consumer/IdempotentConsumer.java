@@ -271,15 +271,13 @@ public class IdempotentConsumer {
         // Claim the keys before the business work: a concurrent duplicate now waits on the unique
         // index and then fails with a duplicate key instead of applying the effect a second time.
         // Every row starts DONE; the few other outcomes are updated after their handler ran.
-        List<Object> claim = new ArrayList<>(fresh.size() * 4);
+        List<List<?>> claims = new ArrayList<>(fresh.size());
         for (Element<T> element : fresh) {
-            claim.add(group);
-            claim.add(element.context.messageKey());
-            claim.add(element.delivery.msgId());
-            claim.add(PipelineSql.utc(processedAt));
+            claims.add(Arrays.asList(group, element.context.messageKey(), element.delivery.msgId(),
+                    Outcome.Status.DONE, processedAt));
         }
-        PipelineSql.update(entityManager, "insert into consume_record (consumer_group, message_key, msg_id, outcome,"
-                + " processed_at) values " + PipelineSql.repeat("(?, ?, ?, 'DONE', ?)", fresh.size()), claim);
+        PipelineSql.insert(entityManager, "consume_record",
+                List.of("consumer_group", "message_key", "msg_id", "outcome", "processed_at"), claims);
 
         ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.payload).toList());
         List<PendingReport> reports = new ArrayList<>(fresh.size());

@@ -15,12 +15,13 @@ import jakarta.persistence.EntityManager;
 import org.hibernate.Session;
 
 /**
- * Plain JDBC for the pipeline's own tables, on the connection of the caller's transaction (the one
- * Hibernate uses, so the statements see and are part of the same transaction). A batch's rows go
- * in one multi-row statement: through Hibernate each row was a statement of its own, with its
- * query plan and parameter binding, which was most of a consumer's CPU per message.
+ * Plain JDBC for the pipeline's own tables and for handlers' batch rows, on the connection of the
+ * caller's transaction (the one Hibernate uses, so the statements see and are part of the same
+ * transaction). A batch's rows go in one multi-row statement: through Hibernate each row was a
+ * statement of its own, with its query plan and parameter binding (and with table-generated ids,
+ * not even a JDBC batch), which was most of a consumer's CPU per message.
  */
-final class PipelineSql {
+public final class PipelineSql {
 
     private PipelineSql() {
     }
@@ -35,6 +36,44 @@ final class PipelineSql {
             sql.append(i == 0 ? "" : ",").append(row);
         }
         return sql.toString();
+    }
+
+    /**
+     * Inserts {@code rows} into {@code table} with one multi-row INSERT, in the current transaction.
+     * Each row holds one value per column, in column order; {@link Instant}s are stored as UTC
+     * wall-clock time like Hibernate's, enums by name.
+     */
+    public static void insert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows) {
+        insert(entityManager, table, columns, rows, "");
+    }
+
+    /**
+     * Like {@link #insert}, but a row whose key exists is left as it is ({@code ON DUPLICATE KEY
+     * UPDATE key = key}). Either way the statement holds every named row's exclusive lock until
+     * commit: the way to create-if-missing and lock rows in one statement.
+     */
+    public static void insertOrTouch(EntityManager entityManager, String table, List<String> columns,
+            List<List<?>> rows, String keyColumn) {
+        insert(entityManager, table, columns, rows, " on duplicate key update " + keyColumn + " = " + keyColumn);
+    }
+
+    private static void insert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows,
+            String suffix) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        List<Object> values = new ArrayList<>(rows.size() * columns.size());
+        for (List<?> row : rows) {
+            if (row.size() != columns.size()) {
+                throw new IllegalArgumentException("a row of " + table + " has " + row.size() + " values for "
+                        + columns.size() + " columns");
+            }
+            for (Object value : row) {
+                values.add(value instanceof Instant instant ? utc(instant) : value instanceof Enum<?> e ? e.name() : value);
+            }
+        }
+        update(entityManager, "insert into " + table + " (" + String.join(", ", columns) + ") values "
+                + repeat("(" + repeat("?", columns.size()) + ")", rows.size()) + suffix, values);
     }
 
     /** UTC wall-clock time, as Hibernate stores instants here ({@code quarkus.hibernate-orm.jdbc.timezone=UTC}). */

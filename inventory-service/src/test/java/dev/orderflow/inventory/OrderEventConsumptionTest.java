@@ -19,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -26,8 +27,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.testing.CommittedState;
+import dev.orderflow.consumer.testing.Deliveries;
 import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.consumer.testing.TopicProbe;
+import dev.orderflow.inventory.messaging.OrderEventsConsumer;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.ConsumerReportJson;
 import dev.orderflow.order.events.ConsumerReportParser;
@@ -50,6 +53,9 @@ class OrderEventConsumptionTest {
 
     @Inject
     MeterRegistry metrics;
+
+    @Inject
+    OrderEventsConsumer consumer;
 
     private double acked() {
         return metrics.get("rocketmq.messages.acked").tag("channel", "order-events").counter().count();
@@ -243,5 +249,31 @@ class OrderEventConsumptionTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> CommittedState.number(
                 "select count(*) from consume_report where report_key = ?", leftOver.messageKey()) == 0);
         assertThat(ConsumerReportParser.parse(results.withKey(leftOver.messageKey()).get(0).body())).isEqualTo(leftOver);
+    }
+
+    /**
+     * One batch holding an order's create and its cancel, with another order on the same SKUs: the
+     * batch locks the stock rows up front and writes its movements at its end, and the cancel still
+     * finds (and reverses) what its create deducted earlier in the same batch.
+     */
+    @Test
+    void aCreateAndItsCancelInOneBatchLeaveTheStockAsItWas() throws Exception {
+        String a = newSku();
+        String b = newSku();
+        setStock(a, 10);
+        setStock(b, 10);
+        OrderEvent cancelled = create(newOrderId(), a, 2, b, 1);
+        OrderEvent kept = create(newOrderId(), b, 3, a, 1);
+        Deliveries.Delivered delivered = Deliveries.batchOf(List.of(cancelled, kept, cancel(cancelled)), Inventory.GROUP);
+
+        consumer.onOrderEvent(delivered.batch()).toCompletableFuture().get(60, TimeUnit.SECONDS);
+
+        assertThat(delivered.acks()).isEqualTo(1);
+        assertThat(available(a)).isEqualTo(9);
+        assertThat(available(b)).isEqualTo(7);
+        assertThat(movements(cancelled.orderId(), "DEDUCT")).isEqualTo(2);
+        assertThat(movements(cancelled.orderId(), "RESTORE")).isEqualTo(2);
+        assertThat(movements(kept.orderId(), "DEDUCT")).isEqualTo(2);
+        assertThat(outcome(cancel(cancelled))).isEqualTo("DONE");
     }
 }

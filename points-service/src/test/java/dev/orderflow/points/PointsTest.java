@@ -252,4 +252,29 @@ class PointsTest {
         }
         return List.of(a, b);
     }
+
+    /**
+     * One batch holding two orders of one customer and the cancel of the first: the account is
+     * locked once for the batch, the ledger entries are written at its end, and the cancel still
+     * finds (and reverses) the credit its create made earlier in the same batch.
+     */
+    @Test
+    void aCreateAndItsCancelInOneBatchLeaveOnlyTheOtherOrdersPoints() throws Exception {
+        String customer = newCustomer();
+        OrderEvent cancelled = create(customer, "10.00", 3);
+        OrderEvent kept = create(customer, "20.00", 1);
+        Deliveries.Delivered delivered = Deliveries.batchOf(List.of(cancelled, kept, cancel(cancelled)),
+                OrderMessaging.POINTS_GROUP);
+
+        consumer.onOrderEvent(delivered.batch()).toCompletableFuture().get(60, TimeUnit.SECONDS);
+
+        assertThat(delivered.acks()).isEqualTo(1);
+        long keptPoints = CommittedState.number("select points from points_ledger where order_id = ? and reason = ?",
+                kept.orderId(), "ORDER_CREDIT");
+        assertThat(keptPoints).isPositive();
+        assertThat(balance(customer)).isEqualTo(keptPoints);
+        assertThat(ledger(cancelled, "ORDER_CREDIT")).isEqualTo(1);
+        assertThat(ledger(cancelled, "ORDER_REVERSAL")).isEqualTo(1);
+        assertThat(outcome(cancel(cancelled))).isEqualTo("DONE");
+    }
 }
