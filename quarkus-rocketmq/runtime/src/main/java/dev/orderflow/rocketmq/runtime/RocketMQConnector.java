@@ -61,7 +61,8 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
                 + "failures retry in place).")
 @ConnectorAttribute(name = "consume-threads", type = "int", direction = INCOMING, defaultValue = "4",
         description = "Consumer threads. Each waits for the application to acknowledge what it handed over, so this "
-                + "bounds the messages in flight (times `batch-size` in batch mode).")
+                + "bounds the messages in flight (times `batch-size` in batch mode); with `batch-concurrency`, the "
+                + "deliveries they hold wait to be combined into batches.")
 @ConnectorAttribute(name = "batch", type = "boolean", direction = INCOMING, defaultValue = "false",
         description = "Deliver lists of up to `batch-size` payloads (`Message<List<String>>`) instead of one message "
                 + "at a time; the batch is acknowledged or failed as a whole, or element by element when nacked with a "
