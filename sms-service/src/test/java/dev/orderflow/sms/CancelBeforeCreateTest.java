@@ -17,16 +17,22 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
+import dev.orderflow.consumer.testing.Deliveries;
 import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.sms.FakeSmsGateway.Answer;
 import dev.orderflow.sms.FakeSmsGateway.Call;
 import dev.orderflow.sms.FakeSmsGateway.Text;
+import dev.orderflow.sms.intent.OrderEventConsumer;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,6 +45,9 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 @WithTestResource(value = FakeSmsGatewayResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class CancelBeforeCreateTest {
+
+    @Inject
+    OrderEventConsumer consumer;
 
     private final FakeSmsGateway gateway = FakeSmsGateway.running();
 
@@ -120,5 +129,33 @@ class CancelBeforeCreateTest {
             assertThat(texted).as("texts of order %s", orderId)
                     .isIn(List.of(), List.of(orderId + ":create", orderId + ":cancel"));
         }
+    }
+
+    /**
+     * One batch holding an order's create and cancel and another order's create: the outbox rows
+     * are written together at the batch's end, one per event, and the texts go out in order.
+     */
+    @Test
+    void aCreateAndItsCancelInOneBatchGiveAConfirmationThenANotice() throws Exception {
+        String cancelled = newOrderId();
+        String kept = newOrderId();
+        String phone = newPhone();
+        Deliveries.Delivered delivered = Deliveries.batchOf(List.of(event(OrderEventType.CREATE, cancelled, phone),
+                event(OrderEventType.CANCEL, cancelled, phone), event(OrderEventType.CREATE, kept, phone)),
+                OrderMessaging.SMS_GROUP);
+
+        consumer.onOrderEvent(delivered.batch()).toCompletableFuture().get(60, TimeUnit.SECONDS);
+
+        assertThat(delivered.acks()).isEqualTo(1);
+        assertThat(SmsDatabase.outboxRowsOfOrder(cancelled)).extracting(SmsDatabase.OutboxRow::eventType)
+                .containsExactly("CREATE", "CANCEL");
+        assertThat(SmsDatabase.outboxRowsOfOrder(kept)).extracting(SmsDatabase.OutboxRow::eventType)
+                .containsExactly("CREATE");
+        awaitStatus(cancelled + ":cancel", "SENT");
+        awaitStatus(kept + ":create", "SENT");
+        List<Text> texts = gateway.textsTo(phone);
+        assertThat(texts).hasSize(3);
+        assertThat(texts.stream().map(Text::text).filter(t -> t.contains(cancelled)).toList())
+                .as("confirmation first").hasSize(2).first().asString().contains("confirmed");
     }
 }

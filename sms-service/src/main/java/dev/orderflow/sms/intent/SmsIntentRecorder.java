@@ -2,16 +2,23 @@ package dev.orderflow.sms.intent;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
+import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.ConsumeContext;
 import dev.orderflow.consumer.Outcome;
+import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.sms.outbox.SmsOutboxEntry;
 import dev.orderflow.sms.outbox.SmsStatus;
@@ -38,14 +45,19 @@ import dev.orderflow.sms.outbox.SmsStatus;
 @ApplicationScoped
 public class SmsIntentRecorder {
 
+    /** Transaction resource: the batch's business keys that already have an outbox row. */
+    private static final Object KEYS_WITH_ROWS = SmsIntentRecorder.class.getName() + ".keysWithRows";
+
     private final EntityManager entityManager;
+    private final TransactionSynchronizationRegistry transactions;
     private final CancelBeforeCreateGuard guard;
     private final Event<SmsIntentRecorded> recorded;
 
     @Inject
-    public SmsIntentRecorder(EntityManager entityManager, CancelBeforeCreateGuard guard,
-            Event<SmsIntentRecorded> recorded) {
+    public SmsIntentRecorder(EntityManager entityManager, TransactionSynchronizationRegistry transactions,
+            CancelBeforeCreateGuard guard, Event<SmsIntentRecorded> recorded) {
         this.entityManager = entityManager;
+        this.transactions = transactions;
         this.guard = guard;
         this.recorded = recorded;
     }
@@ -60,11 +72,7 @@ public class SmsIntentRecorder {
         String businessKey = event.messageKey();
         // Second line of defence behind consume_record (a redelivery after its row was purged). The
         // guard holds the order's lock and the datasource reads committed data: this sees any earlier row.
-        Long existing = entityManager.createQuery(
-                "select count(e) from SmsOutboxEntry e where e.businessKey = :key", Long.class)
-                .setParameter("key", businessKey)
-                .getSingleResult();
-        if (existing > 0) {
+        if (hasRow(businessKey)) {
             return Outcome.done();
         }
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
@@ -79,9 +87,55 @@ public class SmsIntentRecorder {
         entry.nextAttemptAt = now;
         entry.createdAt = now;
         entry.updatedAt = now;
-        entityManager.persist(entry);
+        Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
+        if (batch.isPresent()) {
+            // One multi-row INSERT at the batch's end instead of one INSERT per text.
+            batch.get().<SmsOutboxEntry> deferredRows(SmsOutboxEntry.class, this::insertAll).add(entry);
+            keysWithRows().add(businessKey);
+        } else {
+            entityManager.persist(entry);
+        }
         recorded.fire(new SmsIntentRecorded(businessKey));
         return Outcome.done();
+    }
+
+    /**
+     * Whether the business key has an outbox row (committed, or written by this batch). In a batch
+     * the first call asks once for every order event of the batch.
+     */
+    private boolean hasRow(String businessKey) {
+        if (ConsumeBatch.current(transactions).isEmpty()) {
+            return countRows(List.of(businessKey)) > 0;
+        }
+        return keysWithRows().contains(businessKey);
+    }
+
+    private Set<String> keysWithRows() {
+        @SuppressWarnings("unchecked")
+        Set<String> keys = (Set<String>) transactions.getResource(KEYS_WITH_ROWS);
+        if (keys == null) {
+            List<String> batchKeys = ConsumeBatch.current(transactions).orElseThrow().payloads().stream()
+                    .filter(OrderEvent.class::isInstance).map(p -> ((OrderEvent) p).messageKey()).toList();
+            keys = new HashSet<>(batchKeys.isEmpty() ? List.of() : entityManager.createQuery(
+                    "select e.businessKey from SmsOutboxEntry e where e.businessKey in :keys", String.class)
+                    .setParameter("keys", batchKeys)
+                    .getResultList());
+            transactions.putResource(KEYS_WITH_ROWS, keys);
+        }
+        return keys;
+    }
+
+    private long countRows(List<String> businessKeys) {
+        return entityManager.createQuery("select count(e) from SmsOutboxEntry e where e.businessKey in :keys", Long.class)
+                .setParameter("keys", businessKeys)
+                .getSingleResult();
+    }
+
+    private void insertAll(List<SmsOutboxEntry> entries) {
+        PipelineSql.insert(entityManager, "sms_outbox", List.of("business_key", "order_id", "event_type", "phone", "text",
+                "status", "attempts", "next_attempt_at", "created_at", "updated_at"),
+                entries.stream().<List<?>> map(e -> List.of(e.businessKey, e.orderId, e.eventType, e.phone, e.text,
+                        e.status, e.attempts, e.nextAttemptAt, e.createdAt, e.updatedAt)).toList());
     }
 
     /** Values the outbox cannot hold can never be recorded: a business failure (DLQ), not a retry. */
