@@ -107,7 +107,8 @@ final class BatchCombiner {
         List<MessageExt> messages = new ArrayList<>();
         batch.forEach(d -> messages.addAll(d.messages));
         inFlight++;
-        Throwable failure = null;
+        // Stays the answer if the hand-over ends by an Error: the deliveries are then redelivered, never acked.
+        Throwable failure = new IllegalStateException("the combined batch was not handed over to the end");
         // Unlocked while the application works, so that other threads queue and run further batches.
         lock.unlock();
         try {
@@ -133,6 +134,16 @@ final class BatchCombiner {
             }
             waiting.clear();
             changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deliveries waiting to be combined (for tests). */
+    int waitingCount() {
+        lock.lock();
+        try {
+            return waiting.size();
         } finally {
             lock.unlock();
         }

@@ -1,0 +1,184 @@
+package dev.orderflow.rocketmq.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.rocketmq.RocketMQBatchFailure;
+
+/** The combiner alone, with consumer threads of its own and a scripted application. */
+class BatchCombinerTest {
+
+    private static final RuntimeException RELEASED = new RuntimeException("released at shutdown");
+
+    private final ExecutorService consumerThreads = Executors.newFixedThreadPool(4);
+
+    @AfterEach
+    void stop() {
+        consumerThreads.shutdownNow();
+    }
+
+    private static List<MessageExt> messages(String... bodies) {
+        List<MessageExt> messages = new ArrayList<>();
+        for (String body : bodies) {
+            MessageExt message = new MessageExt();
+            message.setBody(body.getBytes(StandardCharsets.UTF_8));
+            messages.add(message);
+        }
+        return messages;
+    }
+
+    private static List<String> bodies(List<MessageExt> messages) {
+        return messages.stream().map(m -> new String(m.getBody(), StandardCharsets.UTF_8)).toList();
+    }
+
+    /** Waits until {@code count} deliveries wait in the combiner to be combined. */
+    private static void awaitWaiting(BatchCombiner combiner, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (combiner.waitingCount() < count) {
+            assertThat(System.nanoTime()).as("deliveries queued in time").isLessThan(deadline);
+            Thread.sleep(5); // polling interval of the condition above
+        }
+    }
+
+    @Test
+    void deliveriesWaitingWhileABatchIsHeldAreCombinedAndTheAnswerIsSplitBack() throws Exception {
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        Function<List<MessageExt>, Throwable> application = batch -> {
+            batches.add(bodies(batch));
+            if (batches.size() == 1) {
+                firstHeld.countDown();
+                try {
+                    releaseFirst.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return null;
+            }
+            // Second batch: [b1, b2, c1]; element 1 (b2) fails.
+            return new RocketMQBatchFailure(Map.of(1, new IllegalStateException("b2 failed")));
+        };
+        BatchCombiner combiner = new BatchCombiner(16, 1, application, () -> RELEASED);
+
+        Future<Throwable> a = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
+        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<Throwable> b = consumerThreads.submit(() -> {
+            return combiner.deliver(messages("b1", "b2"));
+        });
+        awaitWaiting(combiner, 1);
+        Future<Throwable> c = consumerThreads.submit(() -> {
+            return combiner.deliver(messages("c1"));
+        });
+        awaitWaiting(combiner, 2);
+        releaseFirst.countDown();
+
+        assertThat(a.get(10, TimeUnit.SECONDS)).isNull();
+        Throwable bAnswer = b.get(10, TimeUnit.SECONDS);
+        assertThat(bAnswer).isInstanceOf(RocketMQBatchFailure.class);
+        assertThat(((RocketMQBatchFailure) bAnswer).failures()).containsOnlyKeys(1);
+        assertThat(c.get(10, TimeUnit.SECONDS)).as("c1 succeeded").isNull();
+        assertThat(batches).containsExactly(List.of("a1"), List.of("b1", "b2", "c1"));
+    }
+
+    @Test
+    void aBatchIsNeverLargerThanTheBatchSizeUnlessOneDeliveryIsAlone() throws Exception {
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        BatchCombiner combiner = new BatchCombiner(2, 1, batch -> {
+            batches.add(bodies(batch));
+            return null;
+        }, () -> RELEASED);
+
+        assertThat(combiner.deliver(messages("x1", "x2", "x3"))).isNull();
+
+        assertThat(batches).containsExactly(List.of("x1", "x2", "x3"));
+    }
+
+    @Test
+    void anErrorWhileHandingOverIsNeverAnAckForTheOthersInTheBatch() throws Exception {
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        List<Integer> calls = new CopyOnWriteArrayList<>();
+        BatchCombiner combiner = new BatchCombiner(16, 1, batch -> {
+            calls.add(batch.size());
+            if (calls.size() == 1) {
+                firstHeld.countDown();
+                try {
+                    releaseFirst.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return null;
+            }
+            throw new AssertionError("the application's thread died");
+        }, () -> RELEASED);
+
+        Future<Throwable> first = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
+        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        List<Future<Throwable>> others = new ArrayList<>();
+        for (String body : List.of("b1", "c1")) {
+            others.add(consumerThreads.submit(() -> {
+                    try {
+                    return combiner.deliver(messages(body));
+                } catch (AssertionError e) {
+                    return e;
+                }
+            }));
+        }
+        awaitWaiting(combiner, 2);
+        releaseFirst.countDown();
+
+        assertThat(first.get(10, TimeUnit.SECONDS)).isNull();
+        for (Future<Throwable> other : others) {
+            assertThat(other.get(10, TimeUnit.SECONDS)).as("not acknowledged").isNotNull();
+        }
+    }
+
+    @Test
+    void releaseGivesBackWaitingDeliveriesAndEveryLaterOne() throws Exception {
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        BatchCombiner combiner = new BatchCombiner(16, 1, batch -> {
+            batches.add(bodies(batch));
+            firstHeld.countDown();
+            try {
+                releaseFirst.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        }, () -> RELEASED);
+
+        Future<Throwable> held = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
+        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<Throwable> parked = consumerThreads.submit(() -> {
+            return combiner.deliver(messages("b1"));
+        });
+        awaitWaiting(combiner, 1);
+
+        combiner.release();
+
+        assertThat(parked.get(10, TimeUnit.SECONDS)).isSameAs(RELEASED);
+        assertThat(combiner.deliver(messages("c1"))).isSameAs(RELEASED);
+        releaseFirst.countDown();
+        assertThat(held.get(10, TimeUnit.SECONDS)).as("the batch already handed over finishes").isNull();
+        assertThat(batches).containsExactly(List.of("a1"));
+    }
+}
