@@ -33,6 +33,30 @@ class BatchCombinerTest {
         consumerThreads.shutdownNow();
     }
 
+    /** Holds the application's first batch until the test opens it, so that deliveries pile up meanwhile. */
+    private static final class Gate {
+        private final CountDownLatch held = new CountDownLatch(1);
+        private final CountDownLatch opened = new CountDownLatch(1);
+
+        /** Called by the application: signals that it holds a batch, then waits until opened. */
+        void hold() {
+            held.countDown();
+            try {
+                opened.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void awaitHeld() throws InterruptedException {
+            assertThat(held.await(10, TimeUnit.SECONDS)).as("the application holds a batch").isTrue();
+        }
+
+        void open() {
+            opened.countDown();
+        }
+    }
+
     private static List<MessageExt> messages(String... bodies) {
         List<MessageExt> messages = new ArrayList<>();
         for (String body : bodies) {
@@ -58,18 +82,12 @@ class BatchCombinerTest {
 
     @Test
     void deliveriesWaitingWhileABatchIsHeldAreCombinedAndTheAnswerIsSplitBack() throws Exception {
-        CountDownLatch firstHeld = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
+        Gate gate = new Gate();
         List<List<String>> batches = new CopyOnWriteArrayList<>();
         Function<List<MessageExt>, Throwable> application = batch -> {
             batches.add(bodies(batch));
             if (batches.size() == 1) {
-                firstHeld.countDown();
-                try {
-                    releaseFirst.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                gate.hold();
                 return null;
             }
             // Second batch: [b1, b2, c1]; element 1 (b2) fails.
@@ -78,7 +96,7 @@ class BatchCombinerTest {
         BatchCombiner combiner = new BatchCombiner(16, 1, application, () -> RELEASED);
 
         Future<Throwable> a = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
-        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        gate.awaitHeld();
         Future<Throwable> b = consumerThreads.submit(() -> {
             return combiner.deliver(messages("b1", "b2"));
         });
@@ -87,7 +105,7 @@ class BatchCombinerTest {
             return combiner.deliver(messages("c1"));
         });
         awaitWaiting(combiner, 2);
-        releaseFirst.countDown();
+        gate.open();
 
         assertThat(a.get(10, TimeUnit.SECONDS)).isNull();
         Throwable bAnswer = b.get(10, TimeUnit.SECONDS);
@@ -112,25 +130,19 @@ class BatchCombinerTest {
 
     @Test
     void anErrorWhileHandingOverIsNeverAnAckForTheOthersInTheBatch() throws Exception {
-        CountDownLatch firstHeld = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
+        Gate gate = new Gate();
         List<Integer> calls = new CopyOnWriteArrayList<>();
         BatchCombiner combiner = new BatchCombiner(16, 1, batch -> {
             calls.add(batch.size());
             if (calls.size() == 1) {
-                firstHeld.countDown();
-                try {
-                    releaseFirst.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                gate.hold();
                 return null;
             }
             throw new AssertionError("the application's thread died");
         }, () -> RELEASED);
 
         Future<Throwable> first = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
-        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        gate.awaitHeld();
         List<Future<Throwable>> others = new ArrayList<>();
         for (String body : List.of("b1", "c1")) {
             others.add(consumerThreads.submit(() -> {
@@ -142,7 +154,7 @@ class BatchCombinerTest {
             }));
         }
         awaitWaiting(combiner, 2);
-        releaseFirst.countDown();
+        gate.open();
 
         assertThat(first.get(10, TimeUnit.SECONDS)).isNull();
         for (Future<Throwable> other : others) {
@@ -152,22 +164,16 @@ class BatchCombinerTest {
 
     @Test
     void releaseGivesBackWaitingDeliveriesAndEveryLaterOne() throws Exception {
-        CountDownLatch firstHeld = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
+        Gate gate = new Gate();
         List<List<String>> batches = new CopyOnWriteArrayList<>();
         BatchCombiner combiner = new BatchCombiner(16, 1, batch -> {
             batches.add(bodies(batch));
-            firstHeld.countDown();
-            try {
-                releaseFirst.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            gate.hold();
             return null;
         }, () -> RELEASED);
 
         Future<Throwable> held = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
-        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        gate.awaitHeld();
         Future<Throwable> parked = consumerThreads.submit(() -> {
             return combiner.deliver(messages("b1"));
         });
@@ -177,7 +183,7 @@ class BatchCombinerTest {
 
         assertThat(parked.get(10, TimeUnit.SECONDS)).isSameAs(RELEASED);
         assertThat(combiner.deliver(messages("c1"))).isSameAs(RELEASED);
-        releaseFirst.countDown();
+        gate.open();
         assertThat(held.get(10, TimeUnit.SECONDS)).as("the batch already handed over finishes").isNull();
         assertThat(batches).containsExactly(List.of("a1"));
     }
