@@ -1,7 +1,6 @@
 package dev.orderflow.consumer;
 
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -183,7 +182,7 @@ public class CancelBeforeCreateGuard {
             lookup.add(group);
             lookup.addAll(orderIds);
             for (String[] row : PipelineSql.query(entityManager, "select order_id, state from order_event_progress"
-                    + " where consumer_group = ? and order_id in (" + PipelineSql.repeat("?", orderIds.size())
+                    + " where consumer_group = ? and order_id in (" + PipelineSql.parameters(orderIds.size())
                     + ") for update", lookup)) {
                 states.put(row[0], "NEW".equals(row[1]) ? null : State.valueOf(row[1]));
             }
@@ -202,12 +201,11 @@ public class CancelBeforeCreateGuard {
             if (saved.isEmpty()) {
                 return;
             }
-            LocalDateTime now = PipelineSql.utc(Instant.now().truncatedTo(ChronoUnit.MILLIS));
-            List<Object> values = new ArrayList<>(saved.size() * 4);
-            saved.forEach((orderId, state) -> values.addAll(List.of(group, orderId, state.name(), now)));
-            PipelineSql.update(entityManager, "insert into order_event_progress (consumer_group, order_id, state,"
-                    + " updated_at) values " + PipelineSql.repeat("(?, ?, ?, ?)", saved.size())
-                    + " on duplicate key update state = values(state), updated_at = values(updated_at)", values);
+            Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            PipelineSql.upsert(entityManager, "order_event_progress", List.of("consumer_group", "order_id", "state",
+                    "updated_at"), saved.entrySet().stream().<List<?>> map(
+                            row -> List.of(group, row.getKey(), row.getValue(), now)).toList(),
+                    List.of("consumer_group", "order_id"));
             saved.clear();
         }
     }

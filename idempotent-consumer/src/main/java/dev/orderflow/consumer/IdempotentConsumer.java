@@ -255,7 +255,7 @@ public class IdempotentConsumer {
         lookup.add(group);
         lookup.addAll(keys);
         for (String[] row : PipelineSql.query(entityManager, "select message_key from consume_record"
-                + " where consumer_group = ? and message_key in (" + PipelineSql.repeat("?", keys.size()) + ")", lookup)) {
+                + " where consumer_group = ? and message_key in (" + PipelineSql.parameters(keys.size()) + ")", lookup)) {
             recorded.add(row[0]);
         }
         List<Element<T>> fresh = new ArrayList<>(elements.size());

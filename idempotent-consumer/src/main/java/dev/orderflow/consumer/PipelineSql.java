@@ -26,6 +26,17 @@ public final class PipelineSql {
     private PipelineSql() {
     }
 
+    /** Turns the current row of a result into a value. */
+    @FunctionalInterface
+    public interface RowReader<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** {@code count} parameter markers separated by commas, e.g. for an {@code IN (...)} list. */
+    public static String parameters(int count) {
+        return repeat("?", count);
+    }
+
     /** {@code count} copies of {@code row} separated by commas: the VALUES list of a multi-row statement. */
     static String repeat(String row, int count) {
         if (count < 1) {
@@ -57,6 +68,24 @@ public final class PipelineSql {
         insert(entityManager, table, columns, rows, " on duplicate key update " + keyColumn + " = " + keyColumn);
     }
 
+    /**
+     * Like {@link #insert}, but a row whose key exists takes the new values of every column not in
+     * {@code keyColumns} ({@code ON DUPLICATE KEY UPDATE c = VALUES(c)}): writes a batch's changed
+     * rows, new or not, in one statement.
+     */
+    public static void upsert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows,
+            List<String> keyColumns) {
+        if (!columns.containsAll(keyColumns)) {
+            throw new IllegalArgumentException("key columns " + keyColumns + " are not all among " + columns);
+        }
+        List<String> updates = columns.stream().filter(column -> !keyColumns.contains(column))
+                .map(column -> column + " = values(" + column + ")").toList();
+        if (updates.isEmpty()) {
+            throw new IllegalArgumentException("an upsert of " + table + " needs a column outside the key");
+        }
+        insert(entityManager, table, columns, rows, " on duplicate key update " + String.join(", ", updates));
+    }
+
     private static void insert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows,
             String suffix) {
         if (rows.isEmpty()) {
@@ -68,9 +97,7 @@ public final class PipelineSql {
                 throw new IllegalArgumentException("a row of " + table + " has " + row.size() + " values for "
                         + columns.size() + " columns");
             }
-            for (Object value : row) {
-                values.add(value instanceof Instant instant ? utc(instant) : value instanceof Enum<?> e ? e.name() : value);
-            }
+            values.addAll(row);
         }
         update(entityManager, "insert into " + table + " (" + String.join(", ", columns) + ") values "
                 + repeat("(" + repeat("?", columns.size()) + ")", rows.size()) + suffix, values);
@@ -92,21 +119,41 @@ public final class PipelineSql {
 
     /** Runs a query in the current transaction; returns each row's columns as strings. */
     static List<String[]> query(EntityManager entityManager, String sql, List<?> parameters) {
+        return select(entityManager, sql, parameters, row -> {
+            String[] columns = new String[row.getMetaData().getColumnCount()];
+            for (int i = 0; i < columns.length; i++) {
+                columns[i] = row.getString(i + 1);
+            }
+            return columns;
+        });
+    }
+
+    /**
+     * Runs a query in the current transaction; returns what {@code reader} makes of each row.
+     * Parameters are bound like {@link #insert}'s values (instants as UTC wall-clock time).
+     */
+    public static <T> List<T> select(EntityManager entityManager, String sql, List<?> parameters, RowReader<T> reader) {
         return session(entityManager).doReturningWork(connection -> {
             try (PreparedStatement statement = prepare(connection, sql, parameters);
                     ResultSet rows = statement.executeQuery()) {
-                int columns = rows.getMetaData().getColumnCount();
-                List<String[]> result = new ArrayList<>();
+                List<T> result = new ArrayList<>();
                 while (rows.next()) {
-                    String[] row = new String[columns];
-                    for (int i = 0; i < columns; i++) {
-                        row[i] = rows.getString(i + 1);
-                    }
-                    result.add(row);
+                    result.add(reader.read(rows));
                 }
                 return result;
             }
         });
+    }
+
+    /** A DATETIME column written as UTC wall-clock time (by {@link #insert} or Hibernate), or null. */
+    public static Instant instant(ResultSet row, String column) throws SQLException {
+        LocalDateTime value = row.getObject(column, LocalDateTime.class);
+        return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    }
+
+    /** Instants as UTC wall-clock time, like Hibernate's; enums by name. */
+    private static Object bindable(Object value) {
+        return value instanceof Instant instant ? utc(instant) : value instanceof Enum<?> e ? e.name() : value;
     }
 
     private static Session session(EntityManager entityManager) {
@@ -117,7 +164,7 @@ public final class PipelineSql {
         PreparedStatement statement = connection.prepareStatement(sql);
         try {
             for (int i = 0; i < parameters.size(); i++) {
-                statement.setObject(i + 1, parameters.get(i));
+                statement.setObject(i + 1, bindable(parameters.get(i)));
             }
             return statement;
         } catch (SQLException | RuntimeException e) {

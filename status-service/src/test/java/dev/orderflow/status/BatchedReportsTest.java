@@ -91,4 +91,43 @@ class BatchedReportsTest {
         assertThat(StatusDatabase.count("select count(*) from order_message_consume_status where order_id = ?", overlong))
                 .isZero();
     }
+
+    @Test
+    void aBatchThatChangesAnOrderSeveralTimesLeavesItsLastStateAndItsFirstFailure() {
+        String failing = OrderStatusFlowTest.newOrderId();
+        String unopened = OrderStatusFlowTest.newOrderId();
+        StatusBroker.sendCreate(failing);
+        OrderStatusFlowTest.awaitState(failing, "PENDING");
+        Instant occurredAt = Instant.parse("2026-11-29T10:15:30.123Z");
+        List<ConsumerReport> reports = List.of(
+                ConsumerReport.done(unopened, OrderEventType.CREATE, "inventory", occurredAt),
+                ConsumerReport.done(failing, OrderEventType.CREATE, "sms", occurredAt),
+                ConsumerReport.rejected(failing, OrderEventType.CREATE, "inventory", "insufficient stock for SKU-9",
+                        occurredAt),
+                ConsumerReport.done(unopened, OrderEventType.CREATE, "sms", occurredAt),
+                ConsumerReport.deadLettered(failing, OrderEventType.CREATE, "points", "business", "unknown customer",
+                        occurredAt),
+                ConsumerReport.done(unopened, OrderEventType.CREATE, "points", occurredAt));
+        AtomicReference<Object> settled = new AtomicReference<>();
+
+        inputs.onConsumerReport(batch(reports, settled)).toCompletableFuture().join();
+
+        assertThat(settled.get()).isEqualTo("acked");
+        // Three changes of one order in one batch: the first failure is the one that stays.
+        OrderStatusFlowTest.get(failing).then().statusCode(200)
+                .body("state", org.hamcrest.Matchers.equalTo("FAILED"))
+                .body("consumers.sms", org.hamcrest.Matchers.equalTo("DONE"))
+                .body("consumers.inventory", org.hamcrest.Matchers.equalTo("REJECTED"))
+                .body("consumers.points", org.hamcrest.Matchers.equalTo("DEAD_LETTERED"))
+                .body("failure.consumer", org.hamcrest.Matchers.equalTo("inventory"))
+                .body("failure.reason", org.hamcrest.Matchers.equalTo("insufficient stock for SKU-9"));
+        assertThat(StatusDatabase.count("select count(*) from order_consumer_outcome where order_id = ?"
+                + " and occurred_at = '2026-11-29 10:15:30.123'", failing)).isEqualTo(3);
+        // Reports before the create: the order's row exists, unopened, with every outcome.
+        OrderStatusFlowTest.get(unopened).then().statusCode(404);
+        assertThat(StatusDatabase.count("select count(*) from order_consumer_outcome where order_id = ?", unopened))
+                .isEqualTo(3);
+        StatusBroker.sendCreate(unopened);
+        OrderStatusFlowTest.awaitState(unopened, "COMPLETED");
+    }
 }

@@ -1,12 +1,18 @@
 package dev.orderflow.status.service;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -14,14 +20,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.Query;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.Outcome;
+import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
@@ -44,6 +49,11 @@ import dev.orderflow.status.domain.StateRules;
  * transaction that held the order's lock committed its outcome; locking reads see the latest
  * committed rows.
  *
+ * <p>The rows are read and written with plain JDBC ({@link PipelineSql}), a batch's worth at a time:
+ * one statement locks and one loads every order of the batch, and the changed status and outcome
+ * rows are written with one statement each at the batch's end. Through Hibernate this was the
+ * largest part of the service's CPU per message (entity loading, dirty checks, a statement per row).
+ *
  * <p>Inputs may arrive in any order. Whatever arrives first creates the order's row; until the
  * create event arrives the row is "unopened" ({@code created_at} NULL, 404 in the API) but
  * collects outcomes, and opening it re-derives the state from everything collected.
@@ -53,6 +63,8 @@ public class StatusRecorder {
 
     private static final int MAX_REASON_LENGTH = 1024;
     private static final int MAX_ORDER_ID_LENGTH = 64;
+    private static final String STATUS_TABLE = "order_message_consume_status";
+    private static final String OUTCOME_TABLE = "order_consumer_outcome";
 
     private final EntityManager entityManager;
     private final List<String> requiredConsumers;
@@ -80,7 +92,8 @@ public class StatusRecorder {
         } else if (status.cancelRequestedAt == null) {
             status.cancelRequestedAt = now;
         }
-        reevaluate(status, orders.outcomes(event.orderId()), before, false, now);
+        reevaluate(orders, status, before, false, now);
+        writeUnlessDeferred(orders);
         return Outcome.done();
     }
 
@@ -119,15 +132,16 @@ public class StatusRecorder {
             outcome.orderId = orderId;
             outcome.consumer = consumer;
             outcome.eventType = eventType.tag();
-            set(outcome, learned, failureClass, reason, occurredAt, source, now);
-            entityManager.persist(outcome);
             outcomes.add(outcome);
-        } else if (StateRules.supersedes(outcome.outcome, learned)) {
-            set(outcome, learned, failureClass, reason, occurredAt, source, now);
-        } else {
+        } else if (!StateRules.supersedes(outcome.outcome, learned)) {
             outcomeChanged = false;
         }
-        reevaluate(status, outcomes, before, outcomeChanged, now);
+        if (outcomeChanged) {
+            set(outcome, learned, failureClass, reason, occurredAt, source, now);
+            orders.changedOutcomes.add(outcome);
+        }
+        reevaluate(orders, status, before, outcomeChanged, now);
+        writeUnlessDeferred(orders);
     }
 
     private static void set(ConsumerOutcome outcome, ConsumerState learned, String failureClass, String reason,
@@ -142,8 +156,9 @@ public class StatusRecorder {
     }
 
     /** Re-derives state, failure and completion from all outcomes; fires {@link OrderStateChanged} when visible. */
-    private void reevaluate(OrderConsumeStatus status, List<ConsumerOutcome> outcomes, Snapshot before,
-            boolean outcomeChanged, Instant now) {
+    private void reevaluate(LockedOrders orders, OrderConsumeStatus status, Snapshot before, boolean outcomeChanged,
+            Instant now) {
+        List<ConsumerOutcome> outcomes = orders.outcomes(status.orderId);
         boolean cancelRequested = status.cancelRequested();
         status.state = StateRules.state(requiredConsumers, cancelRequested, outcomes);
         if (status.state != OrderState.FAILED) {
@@ -162,6 +177,7 @@ public class StatusRecorder {
         Snapshot after = Snapshot.of(status);
         if (outcomeChanged || !after.equals(before)) {
             status.updatedAt = now;
+            orders.changedStatuses.add(status);
         }
         if (after.visibleState() != null && after.visibleState() != before.visibleState()) {
             stateChanged.fire(new OrderStateChanged(status.orderId, status.state, completionLatency));
@@ -171,24 +187,29 @@ public class StatusRecorder {
     /**
      * The orders locked by the current transaction, with their outcomes. The first call in a
      * transaction of the pipeline locks every order of its batch at once (sorted by id, so that
-     * concurrent batches take the rows in the same order); an order the batch does not name is
-     * locked when first asked for.
+     * concurrent batches take the rows in the same order) and defers the writes to the batch's end;
+     * an order the batch does not name is locked when first asked for.
      */
     private LockedOrders lockedOrders(String orderId) {
         LockedOrders orders = (LockedOrders) transactions.getResource(LockedOrders.class);
         if (orders == null) {
-            orders = new LockedOrders();
+            Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
+            orders = new LockedOrders(batch.isPresent());
             transactions.putResource(LockedOrders.class, orders);
             Set<String> batchOrders = new TreeSet<>();
-            ConsumeBatch.current(transactions).ifPresent(batch -> batch.payloads().forEach(payload -> {
-                if (payload instanceof OrderEvent event) {
-                    batchOrders.add(event.orderId());
-                } else if (payload instanceof ConsumerReport report) {
-                    batchOrders.add(report.orderId());
-                } else if (payload instanceof DeadLetteredEvent deadLetter) {
-                    batchOrders.add(deadLetter.orderId());
-                }
-            }));
+            if (batch.isPresent()) {
+                LockedOrders deferred = orders;
+                batch.get().onFinish(() -> write(deferred));
+                batch.get().payloads().forEach(payload -> {
+                    if (payload instanceof OrderEvent event) {
+                        batchOrders.add(event.orderId());
+                    } else if (payload instanceof ConsumerReport report) {
+                        batchOrders.add(report.orderId());
+                    } else if (payload instanceof DeadLetteredEvent deadLetter) {
+                        batchOrders.add(deadLetter.orderId());
+                    }
+                });
+            }
             // Ids the table cannot hold are dead-lettered by their own message (checkOrderId).
             batchOrders.removeIf(id -> id.length() > MAX_ORDER_ID_LENGTH);
             batchOrders.add(orderId);
@@ -201,45 +222,98 @@ public class StatusRecorder {
 
     /**
      * Locks the orders' rows, creating the missing ones (unopened) first, and loads them with their
-     * outcomes. The insert takes the row lock on a duplicate too (ON DUPLICATE KEY), so two
-     * transactions for one new order queue up instead of deadlocking on a shared-then-exclusive
-     * lock upgrade.
+     * outcomes: two statements for any number of orders. The insert takes the row lock on a
+     * duplicate too (ON DUPLICATE KEY), so two transactions for one new order queue up instead of
+     * deadlocking on a shared-then-exclusive lock upgrade.
      */
     private void lock(LockedOrders orders, Set<String> orderIds) {
-        StringBuilder values = new StringBuilder();
-        for (int i = 1; i <= orderIds.size(); i++) {
-            values.append(i == 1 ? "" : ", ").append("(?").append(i).append(", 'PENDING', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))");
-        }
-        Query insert = entityManager.createNativeQuery("INSERT INTO order_message_consume_status"
-                + " (order_id, state, first_seen_at, updated_at) VALUES " + values
-                + " ON DUPLICATE KEY UPDATE order_id = order_id");
-        int position = 1;
-        for (String orderId : orderIds) {
-            insert.setParameter(position++, orderId);
-        }
-        insert.executeUpdate();
-        for (OrderConsumeStatus status : entityManager.createQuery(
-                "select s from OrderConsumeStatus s where s.orderId in :ids", OrderConsumeStatus.class)
-                .setParameter("ids", orderIds)
-                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                .getResultList()) {
-            // Rows an earlier part of the transaction changed keep those changes (same managed entity).
-            orders.statuses.put(status.orderId, status);
-            orders.outcomes.put(status.orderId, new ArrayList<>());
-        }
-        for (ConsumerOutcome outcome : entityManager.createQuery(
-                "select o from ConsumerOutcome o where o.orderId in :ids", ConsumerOutcome.class)
-                .setParameter("ids", orderIds)
-                .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                .getResultList()) {
-            orders.outcomes.get(outcome.orderId).add(outcome);
+        Instant now = now();
+        PipelineSql.insertOrTouch(entityManager, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
+                orderIds.stream().<List<?>> map(orderId -> List.of(orderId, OrderState.PENDING, now, now)).toList(),
+                "order_id");
+        List<Object> ids = new ArrayList<>(orderIds);
+        PipelineSql.select(entityManager, "select s.order_id, s.state, s.created_at, s.cancel_requested_at,"
+                + " s.first_seen_at, s.updated_at, s.completed_at, s.failure_consumer, s.failure_class,"
+                + " s.failure_reason, o.consumer, o.event_type, o.outcome, o.failure_class as outcome_failure_class,"
+                + " o.reason, o.occurred_at, o.source, o.recorded_at from " + STATUS_TABLE + " s left join "
+                + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
+                + PipelineSql.parameters(ids.size()) + ") for update", ids, row -> {
+                    String orderId = row.getString("order_id");
+                    if (!orders.statuses.containsKey(orderId)) {
+                        orders.statuses.put(orderId, statusOf(row));
+                        orders.outcomes.put(orderId, new ArrayList<>());
+                    }
+                    if (row.getString("consumer") != null) {
+                        orders.outcomes.get(orderId).add(outcomeOf(orderId, row));
+                    }
+                    return orderId;
+                });
+    }
+
+    private static OrderConsumeStatus statusOf(ResultSet row) throws SQLException {
+        OrderConsumeStatus status = new OrderConsumeStatus();
+        status.orderId = row.getString("order_id");
+        status.state = OrderState.valueOf(row.getString("state"));
+        status.createdAt = PipelineSql.instant(row, "created_at");
+        status.cancelRequestedAt = PipelineSql.instant(row, "cancel_requested_at");
+        status.firstSeenAt = PipelineSql.instant(row, "first_seen_at");
+        status.updatedAt = PipelineSql.instant(row, "updated_at");
+        status.completedAt = PipelineSql.instant(row, "completed_at");
+        status.failureConsumer = row.getString("failure_consumer");
+        status.failureClass = row.getString("failure_class");
+        status.failureReason = row.getString("failure_reason");
+        return status;
+    }
+
+    private static ConsumerOutcome outcomeOf(String orderId, ResultSet row) throws SQLException {
+        ConsumerOutcome outcome = new ConsumerOutcome();
+        outcome.orderId = orderId;
+        outcome.consumer = row.getString("consumer");
+        outcome.eventType = row.getString("event_type");
+        outcome.outcome = ConsumerState.valueOf(row.getString("outcome"));
+        outcome.failureClass = row.getString("outcome_failure_class");
+        outcome.reason = row.getString("reason");
+        outcome.occurredAt = PipelineSql.instant(row, "occurred_at");
+        outcome.source = row.getString("source");
+        outcome.recordedAt = PipelineSql.instant(row, "recorded_at");
+        return outcome;
+    }
+
+    /** Outside a batch (no deferral) each change is written at once. */
+    private void writeUnlessDeferred(LockedOrders orders) {
+        if (!orders.deferWrites) {
+            write(orders);
         }
     }
 
-    /** The order rows (and their outcomes) this transaction holds locked. */
+    /** Writes the changed rows: one statement for the statuses, one for the outcomes (the rows are locked). */
+    private void write(LockedOrders orders) {
+        PipelineSql.upsert(entityManager, STATUS_TABLE, List.of("order_id", "state", "created_at",
+                "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failure_consumer",
+                "failure_class", "failure_reason"), orders.changedStatuses.stream().<List<?>> map(s -> Arrays.asList(
+                        s.orderId, s.state, s.createdAt, s.cancelRequestedAt, s.firstSeenAt, s.updatedAt,
+                        s.completedAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
+                List.of("order_id"));
+        PipelineSql.upsert(entityManager, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
+                "failure_class", "reason", "occurred_at", "source", "recorded_at"),
+                orders.changedOutcomes.stream().<List<?>> map(o -> Arrays.asList(o.orderId, o.consumer, o.eventType,
+                        o.outcome, o.failureClass, o.reason, o.occurredAt, o.source, o.recordedAt)).toList(),
+                List.of("order_id", "consumer", "event_type"));
+        orders.changedStatuses.clear();
+        orders.changedOutcomes.clear();
+    }
+
+    /** The order rows (and their outcomes) this transaction holds locked, and those it changed since the last write. */
     private static final class LockedOrders {
+        final boolean deferWrites;
         final Map<String, OrderConsumeStatus> statuses = new HashMap<>();
         final Map<String, List<ConsumerOutcome>> outcomes = new HashMap<>();
+        final Set<OrderConsumeStatus> changedStatuses = Collections.newSetFromMap(new IdentityHashMap<>());
+        final Set<ConsumerOutcome> changedOutcomes = Collections.newSetFromMap(new IdentityHashMap<>());
+
+        LockedOrders(boolean deferWrites) {
+            this.deferWrites = deferWrites;
+        }
 
         OrderConsumeStatus status(String orderId) {
             return statuses.get(orderId);
