@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -318,7 +319,20 @@ public final class LoadRun {
             pids.put(spec.name(), suite.live(spec.name()).handle().pid());
         }
         pids.put("broker", suite.broker().handle().pid());
+        // The database shares the cores: its CPU is part of what an order costs on this machine.
+        localDatabaseProcess().ifPresent(pid -> pids.put("mariadb", pid));
         return pids;
+    }
+
+    /** The MariaDB server's pid when it runs on this machine (a loopback host and a mariadbd/mysqld process). */
+    private Optional<Long> localDatabaseProcess() {
+        if (!mariadbHost.equals("127.0.0.1") && !mariadbHost.equals("localhost")) {
+            return Optional.empty();
+        }
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/mariadbd") || c.endsWith("/mysqld")).orElse(false))
+                .map(ProcessHandle::pid)
+                .findFirst();
     }
 
     /**
