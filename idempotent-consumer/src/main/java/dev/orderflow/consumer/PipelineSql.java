@@ -108,8 +108,11 @@ public final class PipelineSql {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    /** Runs an INSERT/UPDATE/DELETE in the current transaction; returns the affected row count. */
-    static int update(EntityManager entityManager, String sql, List<?> parameters) {
+    /**
+     * Runs an INSERT/UPDATE/DELETE in the current transaction; returns the affected row count.
+     * Parameters are bound like {@link #insert}'s values (instants as UTC wall-clock time, enums by name).
+     */
+    public static int update(EntityManager entityManager, String sql, List<?> parameters) {
         return session(entityManager).doReturningWork(connection -> {
             try (PreparedStatement statement = prepare(connection, sql, parameters)) {
                 return statement.executeUpdate();

@@ -6,18 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.ConsumeBatch;
+import dev.orderflow.consumer.CounterRows;
+import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.inventory.domain.Stock;
@@ -33,37 +34,15 @@ import dev.orderflow.order.events.OrderItem;
 @ApplicationScoped
 public class InventoryService {
 
-    /** Transaction resource: the stock rows this transaction locked up front for its batch. */
-    private static final Object BATCH_STOCK_LOCKED = InventoryService.class.getName() + ".batchStockLocked";
+    private static final CounterRows.Table STOCK_TABLE = new CounterRows.Table("stock", "sku", "available", false);
 
     private final TransactionSynchronizationRegistry transactions;
+    private final EntityManager entityManager;
 
     @Inject
-    public InventoryService(TransactionSynchronizationRegistry transactions) {
+    public InventoryService(TransactionSynchronizationRegistry transactions, EntityManager entityManager) {
         this.transactions = transactions;
-    }
-
-    /**
-     * In a batch of the consumer pipeline, the first change locks the stock rows of every line of
-     * every event in the batch at once, in SKU order. The later row lookups of the batch are then
-     * served by the persistence context, and two batches consumed at the same time take their
-     * stock rows in the same order (one after the other, never crosswise: no deadlock). Rows a
-     * batch's payloads do not name are locked when first needed.
-     */
-    private void lockBatchStock() {
-        if (transactions.getResource(BATCH_STOCK_LOCKED) != null) {
-            return;
-        }
-        transactions.putResource(BATCH_STOCK_LOCKED, Boolean.TRUE);
-        Set<String> skus = new TreeSet<>();
-        ConsumeBatch.current(transactions).ifPresent(batch -> batch.payloads().forEach(payload -> {
-            if (payload instanceof OrderEvent event) {
-                event.items().forEach(item -> skus.add(item.sku()));
-            }
-        }));
-        if (skus.size() > 1) {
-            Stock.find("sku in ?1 order by sku", skus).withLock(LockModeType.PESSIMISTIC_WRITE).list();
-        }
+        this.entityManager = entityManager;
     }
 
     /**
@@ -74,30 +53,31 @@ public class InventoryService {
      * @throws BusinessFailure when a SKU is unknown: the event can never apply (dead-lettered at once)
      */
     public Outcome deduct(OrderEvent create) {
-        lockBatchStock();
+        LockedRows<String, CounterRows.Row> stock = lockedStock();
         Map<String, Long> wanted = quantitiesBySku(create.items());
-        List<Stock> locked = new ArrayList<>(wanted.size());
-        for (Map.Entry<String, Long> line : wanted.entrySet()) {
-            Stock stock = Stock.findById(line.getKey(), LockModeType.PESSIMISTIC_WRITE);
-            if (stock == null) {
-                throw new BusinessFailure("unknown SKU " + line.getKey() + " in order " + create.orderId());
+        stock.lock(wanted.keySet());
+        List<CounterRows.Row> rows = new ArrayList<>(wanted.size());
+        for (String sku : wanted.keySet()) {
+            CounterRows.Row row = stock.row(sku);
+            if (row == null) {
+                throw new BusinessFailure("unknown SKU " + sku + " in order " + create.orderId());
             }
-            locked.add(stock);
+            rows.add(row);
         }
-        for (Stock stock : locked) {
-            long quantity = wanted.get(stock.sku);
-            if (stock.available < quantity) {
-                return Outcome.rejected("insufficient stock for " + stock.sku + ": " + quantity + " requested, "
-                        + stock.available + " available");
+        for (CounterRows.Row row : rows) {
+            long quantity = wanted.get(row.key());
+            if (row.value() < quantity) {
+                return Outcome.rejected("insufficient stock for " + row.key() + ": " + quantity + " requested, "
+                        + row.value() + " available");
             }
         }
         Instant now = now();
-        for (Stock stock : locked) {
-            long quantity = wanted.get(stock.sku);
-            stock.available -= quantity;
-            stock.updatedAt = now;
-            record(create.orderId(), stock.sku, StockMovement.Kind.DEDUCT, quantity, now);
+        for (CounterRows.Row row : rows) {
+            long quantity = wanted.get(row.key());
+            CounterRows.add(stock, row, -quantity, now);
+            record(create.orderId(), row.key(), StockMovement.Kind.DEDUCT, quantity, now);
         }
+        stock.writeUnlessDeferred();
         return Outcome.done();
     }
 
@@ -107,27 +87,41 @@ public class InventoryService {
      * cancel restores nothing.
      */
     public Outcome restore(OrderEvent cancel) {
-        lockBatchStock();
+        LockedRows<String, CounterRows.Row> stock = lockedStock();
         Map<String, StockMovement> deducted = new TreeMap<>();
         movementsOf(cancel.orderId(), StockMovement.Kind.DEDUCT).forEach(m -> deducted.put(m.sku, m));
         List<String> restored = movementsOf(cancel.orderId(), StockMovement.Kind.RESTORE).stream()
                 .map(m -> m.sku).toList();
+        stock.lock(deducted.keySet());
         Instant now = now();
         for (StockMovement deduction : deducted.values()) {
             if (restored.contains(deduction.sku)) {
                 continue;
             }
-            Stock stock = Stock.findById(deduction.sku, LockModeType.PESSIMISTIC_WRITE);
-            if (stock == null) {
+            CounterRows.Row row = stock.row(deduction.sku);
+            if (row == null) {
                 // The row was there when the units were deducted; only a manual delete removes it.
                 throw new BusinessFailure("SKU " + deduction.sku + " of order " + cancel.orderId()
                         + " no longer exists; cannot restore " + deduction.quantity + " units");
             }
-            stock.available += deduction.quantity;
-            stock.updatedAt = now;
+            CounterRows.add(stock, row, deduction.quantity, now);
             record(cancel.orderId(), deduction.sku, StockMovement.Kind.RESTORE, deduction.quantity, now);
         }
+        stock.writeUnlessDeferred();
         return Outcome.done();
+    }
+
+    /**
+     * The stock rows the current transaction holds locked, read and written with plain JDBC. In a
+     * batch of the consumer pipeline the first call locks the rows of every line of every event in
+     * the batch at once, in SKU order, and the batch's changes are written in one statement at its
+     * end: two batches consumed at the same time take their rows one after the other, never
+     * crosswise (no deadlock).
+     */
+    private LockedRows<String, CounterRows.Row> lockedStock() {
+        return CounterRows.of(transactions, entityManager, STOCK_TABLE,
+                payload -> payload instanceof OrderEvent event ? event.items().stream().map(OrderItem::sku).toList()
+                        : List.of());
     }
 
     /** Sets the units available for {@code sku}, creating the SKU if needed. */

@@ -6,17 +6,16 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 
 import dev.orderflow.consumer.ConsumeBatch;
+import dev.orderflow.consumer.CounterRows;
+import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.OrderEvent;
@@ -31,8 +30,9 @@ import dev.orderflow.points.domain.PointsLedgerEntry;
 @ApplicationScoped
 public class PointsService {
 
-    /** Transaction resource: the accounts this transaction has locked (customer ids). */
-    private static final Object LOCKED_ACCOUNTS = PointsService.class.getName() + ".lockedAccounts";
+    /** Accounts are created at 0 when first locked: a customer's first order opens it. */
+    private static final CounterRows.Table ACCOUNT_TABLE = new CounterRows.Table("points_account", "customer_id",
+            "balance", true);
 
     private final EntityManager entityManager;
     private final TransactionSynchronizationRegistry transactions;
@@ -57,10 +57,10 @@ public class PointsService {
     /** Credits the create's points to its customer (opening the account on the first order). */
     public Outcome credit(OrderEvent create) {
         long points = pointsFor(create.amount());
-        PointsAccount account = lockAccount(create.customerId());
+        LockedRows<String, CounterRows.Row> accounts = lockedAccounts();
         Instant now = now();
-        account.balance += points;
-        account.updatedAt = now;
+        CounterRows.add(accounts, accounts.row(create.customerId()), points, now);
+        accounts.writeUnlessDeferred();
         record(create.orderId(), create.customerId(), PointsLedgerEntry.Reason.ORDER_CREDIT, points, now);
         return Outcome.done();
     }
@@ -74,10 +74,10 @@ public class PointsService {
         if (credit.isEmpty() || entryOf(cancel.orderId(), PointsLedgerEntry.Reason.ORDER_REVERSAL).isPresent()) {
             return Outcome.done();
         }
-        PointsAccount account = lockAccount(credit.get().customerId);
+        LockedRows<String, CounterRows.Row> accounts = lockedAccounts();
         Instant now = now();
-        account.balance -= credit.get().points;
-        account.updatedAt = now;
+        CounterRows.add(accounts, accounts.row(credit.get().customerId), -credit.get().points, now);
+        accounts.writeUnlessDeferred();
         record(cancel.orderId(), credit.get().customerId, PointsLedgerEntry.Reason.ORDER_REVERSAL,
                 -credit.get().points, now);
         return Outcome.done();
@@ -91,40 +91,14 @@ public class PointsService {
 
     /**
      * Creates the account if missing and locks it (two first orders of one customer cannot both
-     * insert it). In a batch of the consumer pipeline the first call creates and locks the accounts
-     * of every customer in the batch at once, in customer-id order, so two batches consumed at the
-     * same time take them one after the other, never crosswise; later calls find the account in
-     * the persistence context.
+     * insert it), read and written with plain JDBC. In a batch of the consumer pipeline the first
+     * call creates and locks the accounts of every customer in the batch at once, in customer-id
+     * order, so two batches consumed at the same time take them one after the other, never
+     * crosswise; the batch's balance changes are written in one statement at its end.
      */
-    private PointsAccount lockAccount(String customerId) {
-        @SuppressWarnings("unchecked")
-        Set<String> locked = (Set<String>) transactions.getResource(LOCKED_ACCOUNTS);
-        if (locked == null) {
-            locked = new TreeSet<>();
-            transactions.putResource(LOCKED_ACCOUNTS, locked);
-            Set<String> customers = new TreeSet<>();
-            ConsumeBatch.current(transactions).ifPresent(batch -> batch.payloads().forEach(payload -> {
-                if (payload instanceof OrderEvent event) {
-                    customers.add(event.customerId());
-                }
-            }));
-            customers.add(customerId);
-            lock(customers);
-            locked.addAll(customers);
-        } else if (!locked.contains(customerId)) {
-            lock(Set.of(customerId));
-            locked.add(customerId);
-        }
-        return PointsAccount.findById(customerId, LockModeType.PESSIMISTIC_WRITE);
-    }
-
-    private void lock(Set<String> customerIds) {
-        Instant now = now();
-        // Inserting or touching a row takes its exclusive lock until commit.
-        PipelineSql.insertOrTouch(entityManager, "points_account", List.of("customer_id", "balance", "updated_at"),
-                customerIds.stream().<List<?>> map(id -> List.of(id, 0L, now)).toList(), "customer_id");
-        PointsAccount.<PointsAccount> find("customerId in ?1", customerIds).withLock(LockModeType.PESSIMISTIC_WRITE)
-                .list();
+    private LockedRows<String, CounterRows.Row> lockedAccounts() {
+        return CounterRows.of(transactions, entityManager, ACCOUNT_TABLE,
+                payload -> payload instanceof OrderEvent event ? List.of(event.customerId()) : List.of());
     }
 
     private void record(String orderId, String customerId, PointsLedgerEntry.Reason reason, long points, Instant at) {

@@ -3,17 +3,15 @@ package dev.orderflow.sms.outbox;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 
-import org.hibernate.Timeouts;
-import org.hibernate.jpa.SpecHints;
-
+import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.OrderEventType;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -47,30 +45,35 @@ public class SmsOutbox {
     public List<ClaimedSms> claimDue(int max, Duration lease) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Instant now = now();
-            List<SmsOutboxEntry> due = entityManager.createQuery("""
-                    from SmsOutboxEntry e
-                    where e.status = :pending and e.nextAttemptAt <= :now
-                      and not (e.eventType = :cancel and exists (
-                          from SmsOutboxEntry c
-                          where c.orderId = e.orderId and c.eventType = :create and c.status = :pending))
-                    order by e.nextAttemptAt, e.id""", SmsOutboxEntry.class)
-                    .setParameter("pending", SmsStatus.PENDING)
-                    .setParameter("now", now)
-                    .setParameter("cancel", OrderEventType.CANCEL)
-                    .setParameter("create", OrderEventType.CREATE)
-                    .setMaxResults(max)
-                    .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                    .setHint(SpecHints.HINT_SPEC_LOCK_TIMEOUT, Timeouts.SKIP_LOCKED_MILLI)
-                    .getResultList();
-            Instant leaseEnd = now.plus(lease);
-            return due.stream().map(entry -> {
-                entry.attempts++;
-                entry.claimToken = UUID.randomUUID().toString();
-                entry.nextAttemptAt = leaseEnd;
-                entry.updatedAt = now;
-                return new ClaimedSms(entry.id, entry.claimToken, entry.businessKey, entry.phone, entry.text,
-                        entry.attempts);
-            }).toList();
+            List<ClaimedSms> due = PipelineSql.select(entityManager, """
+                    select e.id, e.business_key, e.phone, e.text, e.attempts from sms_outbox e
+                    where e.status = ? and e.next_attempt_at <= ?
+                      and not (e.event_type = ? and exists (
+                          select 1 from sms_outbox c
+                          where c.order_id = e.order_id and c.event_type = ? and c.status = ?))
+                    order by e.next_attempt_at, e.id
+                    limit ? for update skip locked""",
+                    List.of(SmsStatus.PENDING, now, OrderEventType.CANCEL, OrderEventType.CREATE, SmsStatus.PENDING, max),
+                    row -> new ClaimedSms(row.getLong("id"), UUID.randomUUID().toString(), row.getString("business_key"),
+                            row.getString("phone"), row.getString("text"), row.getInt("attempts") + 1));
+            if (due.isEmpty()) {
+                return due;
+            }
+            // One statement for the whole claim: each row gets its own token (CASE on the id).
+            StringBuilder tokens = new StringBuilder("case id");
+            List<Object> parameters = new ArrayList<>(due.size() * 3 + 2);
+            for (ClaimedSms claim : due) {
+                tokens.append(" when ? then ?");
+                parameters.add(claim.id());
+                parameters.add(claim.claimToken());
+            }
+            parameters.add(now.plus(lease));
+            parameters.add(now);
+            due.forEach(claim -> parameters.add(claim.id()));
+            PipelineSql.update(entityManager, "update sms_outbox set attempts = attempts + 1, claim_token = "
+                    + tokens + " end, next_attempt_at = ?, updated_at = ? where id in ("
+                    + PipelineSql.parameters(due.size()) + ")", parameters);
+            return due;
         });
     }
 
@@ -87,15 +90,13 @@ public class SmsOutbox {
         }
         return QuarkusTransaction.requiringNew().call(() -> {
             Instant now = now();
+            List<Object> parameters = new ArrayList<>(claims.size() + 3);
+            parameters.addAll(List.of(SmsStatus.SENT, now, now));
+            claims.forEach(claim -> parameters.add(claim.claimToken()));
             // Claim tokens are unique per claim: matching the token alone is matching (row, claim).
-            return entityManager.createQuery("""
-                    update SmsOutboxEntry e set e.status = :sent, e.sentAt = :now, e.updatedAt = :now,
-                        e.lastError = null, e.claimToken = null
-                    where e.claimToken in :tokens""")
-                    .setParameter("sent", SmsStatus.SENT)
-                    .setParameter("now", now)
-                    .setParameter("tokens", claims.stream().map(ClaimedSms::claimToken).toList())
-                    .executeUpdate();
+            return PipelineSql.update(entityManager, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
+                    + " last_error = null, claim_token = null where claim_token in ("
+                    + PipelineSql.parameters(claims.size()) + ")", parameters);
         });
     }
 

@@ -12,9 +12,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -24,7 +22,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
-import dev.orderflow.consumer.ConsumeBatch;
+import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.ConsumerReport;
@@ -84,16 +82,17 @@ public class StatusRecorder {
     public Outcome orderEvent(OrderEvent event) {
         checkOrderId(event.orderId());
         Instant now = now();
-        LockedOrders orders = lockedOrders(event.orderId());
-        OrderConsumeStatus status = orders.status(event.orderId());
+        LockedRows<String, OrderRows> orders = lockedOrders();
+        OrderRows order = orders.row(event.orderId());
+        OrderConsumeStatus status = order.status;
         Snapshot before = Snapshot.of(status);
         if (event.eventType() == OrderEventType.CREATE) {
             status.createdAt = event.occurredAt().truncatedTo(ChronoUnit.MILLIS);
         } else if (status.cancelRequestedAt == null) {
             status.cancelRequestedAt = now;
         }
-        reevaluate(orders, status, before, false, now);
-        writeUnlessDeferred(orders);
+        reevaluate(orders, order, before, false, now);
+        orders.writeUnlessDeferred();
         return Outcome.done();
     }
 
@@ -116,9 +115,10 @@ public class StatusRecorder {
             String failureClass, String reason, Instant occurredAt, String source) {
         checkOrderId(orderId);
         Instant now = now();
-        LockedOrders orders = lockedOrders(orderId);
-        OrderConsumeStatus status = orders.status(orderId);
-        List<ConsumerOutcome> outcomes = orders.outcomes(orderId);
+        LockedRows<String, OrderRows> orders = lockedOrders();
+        OrderRows order = orders.row(orderId);
+        OrderConsumeStatus status = order.status;
+        List<ConsumerOutcome> outcomes = order.outcomes;
         Snapshot before = Snapshot.of(status);
         if (status.cancelRequestedAt == null && provesCancel(eventType, learned, reason)) {
             status.cancelRequestedAt = now;
@@ -138,10 +138,10 @@ public class StatusRecorder {
         }
         if (outcomeChanged) {
             set(outcome, learned, failureClass, reason, occurredAt, source, now);
-            orders.changedOutcomes.add(outcome);
+            order.changedOutcomes.add(outcome);
         }
-        reevaluate(orders, status, before, outcomeChanged, now);
-        writeUnlessDeferred(orders);
+        reevaluate(orders, order, before, outcomeChanged, now);
+        orders.writeUnlessDeferred();
     }
 
     private static void set(ConsumerOutcome outcome, ConsumerState learned, String failureClass, String reason,
@@ -156,9 +156,10 @@ public class StatusRecorder {
     }
 
     /** Re-derives state, failure and completion from all outcomes; fires {@link OrderStateChanged} when visible. */
-    private void reevaluate(LockedOrders orders, OrderConsumeStatus status, Snapshot before, boolean outcomeChanged,
-            Instant now) {
-        List<ConsumerOutcome> outcomes = orders.outcomes(status.orderId);
+    private void reevaluate(LockedRows<String, OrderRows> orders, OrderRows order, Snapshot before,
+            boolean outcomeChanged, Instant now) {
+        OrderConsumeStatus status = order.status;
+        List<ConsumerOutcome> outcomes = order.outcomes;
         boolean cancelRequested = status.cancelRequested();
         status.state = StateRules.state(requiredConsumers, cancelRequested, outcomes);
         if (status.state != OrderState.FAILED) {
@@ -177,7 +178,7 @@ public class StatusRecorder {
         Snapshot after = Snapshot.of(status);
         if (outcomeChanged || !after.equals(before)) {
             status.updatedAt = now;
-            orders.changedStatuses.add(status);
+            orders.changed(status.orderId);
         }
         if (after.visibleState() != null && after.visibleState() != before.visibleState()) {
             stateChanged.fire(new OrderStateChanged(status.orderId, status.state, completionLatency));
@@ -185,39 +186,19 @@ public class StatusRecorder {
     }
 
     /**
-     * The orders locked by the current transaction, with their outcomes. The first call in a
-     * transaction of the pipeline locks every order of its batch at once (sorted by id, so that
-     * concurrent batches take the rows in the same order) and defers the writes to the batch's end;
-     * an order the batch does not name is locked when first asked for.
+     * The orders locked by the current transaction, with their outcomes. In a batch of the pipeline
+     * the first call locks every order of the batch at once (sorted by id, so that concurrent
+     * batches take the rows in the same order) and the changed rows are written at the batch's end.
      */
-    private LockedOrders lockedOrders(String orderId) {
-        LockedOrders orders = (LockedOrders) transactions.getResource(LockedOrders.class);
-        if (orders == null) {
-            Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
-            orders = new LockedOrders(batch.isPresent());
-            transactions.putResource(LockedOrders.class, orders);
-            Set<String> batchOrders = new TreeSet<>();
-            if (batch.isPresent()) {
-                LockedOrders deferred = orders;
-                batch.get().onFinish(() -> write(deferred));
-                batch.get().payloads().forEach(payload -> {
-                    if (payload instanceof OrderEvent event) {
-                        batchOrders.add(event.orderId());
-                    } else if (payload instanceof ConsumerReport report) {
-                        batchOrders.add(report.orderId());
-                    } else if (payload instanceof DeadLetteredEvent deadLetter) {
-                        batchOrders.add(deadLetter.orderId());
-                    }
-                });
-            }
+    private LockedRows<String, OrderRows> lockedOrders() {
+        return LockedRows.of(transactions, OrderRows.class, payload -> {
+            String orderId = payload instanceof OrderEvent event ? event.orderId()
+                    : payload instanceof ConsumerReport report ? report.orderId()
+                    : payload instanceof DeadLetteredEvent deadLetter ? deadLetter.orderId()
+                    : null;
             // Ids the table cannot hold are dead-lettered by their own message (checkOrderId).
-            batchOrders.removeIf(id -> id.length() > MAX_ORDER_ID_LENGTH);
-            batchOrders.add(orderId);
-            lock(orders, batchOrders);
-        } else if (!orders.statuses.containsKey(orderId)) {
-            lock(orders, Set.of(orderId));
-        }
-        return orders;
+            return orderId == null || orderId.length() > MAX_ORDER_ID_LENGTH ? List.of() : List.of(orderId);
+        }, this::lockOrders, this::writeOrders);
     }
 
     /**
@@ -226,28 +207,30 @@ public class StatusRecorder {
      * duplicate too (ON DUPLICATE KEY), so two transactions for one new order queue up instead of
      * deadlocking on a shared-then-exclusive lock upgrade.
      */
-    private void lock(LockedOrders orders, Set<String> orderIds) {
+    private Map<String, OrderRows> lockOrders(List<String> orderIds) {
         Instant now = now();
         PipelineSql.insertOrTouch(entityManager, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
                 orderIds.stream().<List<?>> map(orderId -> List.of(orderId, OrderState.PENDING, now, now)).toList(),
                 "order_id");
-        List<Object> ids = new ArrayList<>(orderIds);
+        Map<String, OrderRows> orders = new HashMap<>();
         PipelineSql.select(entityManager, "select s.order_id, s.state, s.created_at, s.cancel_requested_at,"
                 + " s.first_seen_at, s.updated_at, s.completed_at, s.failure_consumer, s.failure_class,"
                 + " s.failure_reason, o.consumer, o.event_type, o.outcome, o.failure_class as outcome_failure_class,"
                 + " o.reason, o.occurred_at, o.source, o.recorded_at from " + STATUS_TABLE + " s left join "
                 + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
-                + PipelineSql.parameters(ids.size()) + ") for update", ids, row -> {
+                + PipelineSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
                     String orderId = row.getString("order_id");
-                    if (!orders.statuses.containsKey(orderId)) {
-                        orders.statuses.put(orderId, statusOf(row));
-                        orders.outcomes.put(orderId, new ArrayList<>());
+                    OrderRows order = orders.get(orderId);
+                    if (order == null) {
+                        order = new OrderRows(statusOf(row));
+                        orders.put(orderId, order);
                     }
                     if (row.getString("consumer") != null) {
-                        orders.outcomes.get(orderId).add(outcomeOf(orderId, row));
+                        order.outcomes.add(outcomeOf(orderId, row));
                     }
-                    return orderId;
+                    return order;
                 });
+        return orders;
     }
 
     private static OrderConsumeStatus statusOf(ResultSet row) throws SQLException {
@@ -279,48 +262,32 @@ public class StatusRecorder {
         return outcome;
     }
 
-    /** Outside a batch (no deferral) each change is written at once. */
-    private void writeUnlessDeferred(LockedOrders orders) {
-        if (!orders.deferWrites) {
-            write(orders);
-        }
-    }
-
     /** Writes the changed rows: one statement for the statuses, one for the outcomes (the rows are locked). */
-    private void write(LockedOrders orders) {
+    private void writeOrders(List<OrderRows> changed) {
         PipelineSql.upsert(entityManager, STATUS_TABLE, List.of("order_id", "state", "created_at",
                 "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failure_consumer",
-                "failure_class", "failure_reason"), orders.changedStatuses.stream().<List<?>> map(s -> Arrays.asList(
-                        s.orderId, s.state, s.createdAt, s.cancelRequestedAt, s.firstSeenAt, s.updatedAt,
-                        s.completedAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
+                "failure_class", "failure_reason"), changed.stream().map(order -> order.status).<List<?>> map(s ->
+                        Arrays.asList(s.orderId, s.state, s.createdAt, s.cancelRequestedAt, s.firstSeenAt, s.updatedAt,
+                                s.completedAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
                 List.of("order_id"));
         PipelineSql.upsert(entityManager, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
                 "failure_class", "reason", "occurred_at", "source", "recorded_at"),
-                orders.changedOutcomes.stream().<List<?>> map(o -> Arrays.asList(o.orderId, o.consumer, o.eventType,
-                        o.outcome, o.failureClass, o.reason, o.occurredAt, o.source, o.recordedAt)).toList(),
+                changed.stream().flatMap(order -> order.changedOutcomes.stream()).<List<?>> map(o -> Arrays.asList(
+                        o.orderId, o.consumer, o.eventType, o.outcome, o.failureClass, o.reason, o.occurredAt,
+                        o.source, o.recordedAt)).toList(),
                 List.of("order_id", "consumer", "event_type"));
-        orders.changedStatuses.clear();
-        orders.changedOutcomes.clear();
+        changed.forEach(order -> order.changedOutcomes.clear());
     }
 
-    /** The order rows (and their outcomes) this transaction holds locked, and those it changed since the last write. */
-    private static final class LockedOrders {
-        final boolean deferWrites;
-        final Map<String, OrderConsumeStatus> statuses = new HashMap<>();
-        final Map<String, List<ConsumerOutcome>> outcomes = new HashMap<>();
-        final Set<OrderConsumeStatus> changedStatuses = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** One order's status row and outcome rows as this transaction holds them (not managed by Hibernate). */
+    private static final class OrderRows {
+        final OrderConsumeStatus status;
+        final List<ConsumerOutcome> outcomes = new ArrayList<>();
+        /** Outcomes new or changed since the last write. */
         final Set<ConsumerOutcome> changedOutcomes = Collections.newSetFromMap(new IdentityHashMap<>());
 
-        LockedOrders(boolean deferWrites) {
-            this.deferWrites = deferWrites;
-        }
-
-        OrderConsumeStatus status(String orderId) {
-            return statuses.get(orderId);
-        }
-
-        List<ConsumerOutcome> outcomes(String orderId) {
-            return outcomes.get(orderId);
+        OrderRows(OrderConsumeStatus status) {
+            this.status = status;
         }
     }
 
