@@ -14,7 +14,9 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
+import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -22,6 +24,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
 import org.apache.rocketmq.remoting.protocol.admin.OffsetWrapper;
@@ -41,9 +44,10 @@ import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 
 /**
- * {@link RocketMQAdmin} on {@link DefaultMQAdminExt} (the client behind {@code mqadmin}), a
- * {@link DefaultLitePullConsumer} for reading DLQs without consuming them, and a producer for
- * re-drives. All three start on first use and stop with the application.
+ * {@link RocketMQAdmin} on {@link DefaultMQAdminExt} (the client behind {@code mqadmin}), a pull
+ * consumer per browse for reading DLQs without consuming them (explicit offsets, nothing
+ * committed), and a producer for re-drives. The admin client and the producer start on first use
+ * and stop with the application.
  */
 @ApplicationScoped
 public class DefaultRocketMQAdmin implements RocketMQAdmin {
@@ -54,6 +58,8 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
     private static final String DLQ_BROWSER_GROUP = "orderflow_dlq_browser";
     private static final String REDRIVE_PRODUCER_GROUP = "orderflow_dlq_redrive";
     private static final long BROWSE_TIMEOUT_MILLIS = 10_000;
+    /** Longest wait for the broker's answer to one pull of a dead-letter queue. */
+    private static final long BROWSE_PULL_TIMEOUT_MILLIS = 3_000;
 
     @Inject
     Config config;
@@ -212,38 +218,26 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         if (offsets.isEmpty()) {
             return List.of();
         }
-        DefaultLitePullConsumer reader = new DefaultLitePullConsumer(DLQ_BROWSER_GROUP);
+        // Explicit synchronous pulls from each queue's first offset. The lite pull consumer this
+        // replaces started a pull task per queue at assign(), before seek() could take effect; seek
+        // then interrupted that task mid-request, which closed the client's channel and lost the
+        // browse's own requests on it, or left the queue read from its end: a 500 or an empty
+        // listing, seen in DlqConsoleTest under load. The pull consumer has no background tasks.
+        @SuppressWarnings("deprecation")
+        DefaultMQPullConsumer reader = new DefaultMQPullConsumer(DLQ_BROWSER_GROUP);
         reader.setNamesrvAddr(nameServer());
         reader.setInstanceName(RocketMQMessages.instanceName("dlq-browser"));
-        reader.setAutoCommit(false);
-        reader.setPullBatchSize(Math.min(max, 32));
         try {
             reader.start();
-            reader.assign(offsets.keySet());
-            Map<MessageQueue, Long> nextOffset = new HashMap<>();
-            for (Map.Entry<MessageQueue, TopicOffset> e : offsets.entrySet()) {
-                reader.seek(e.getKey(), e.getValue().getMinOffset());
-                nextOffset.put(e.getKey(), e.getValue().getMinOffset());
-            }
             List<DeadLetter> letters = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BROWSE_TIMEOUT_MILLIS);
-            while (letters.size() < max && !readToEnd(offsets, nextOffset)) {
-                if (System.nanoTime() > deadline) {
-                    LOG.warnf("Reading %s stopped after %d ms with %d of up to %d messages", dlq, BROWSE_TIMEOUT_MILLIS,
-                            letters.size(), max);
-                    break;
-                }
-                for (MessageExt msg : reader.poll(500)) {
-                    MessageQueue mq = new MessageQueue(msg.getTopic(), msg.getBrokerName(), msg.getQueueId());
-                    nextOffset.merge(mq, msg.getQueueOffset() + 1, Math::max);
-                    if (letters.size() < max) {
-                        letters.add(RocketMQMessages.deadLetter(msg));
-                    }
-                }
+            for (Map.Entry<MessageQueue, TopicOffset> queue : offsets.entrySet()) {
+                // Up to max from every queue, then the oldest max of them all.
+                readQueue(reader, queue.getKey(), queue.getValue(), max, deadline, letters);
             }
             letters.sort(Comparator.comparingLong(DeadLetter::storeTimestamp).thenComparingInt(DeadLetter::queueId)
                     .thenComparingLong(DeadLetter::queueOffset));
-            return letters;
+            return letters.size() <= max ? letters : List.copyOf(letters.subList(0, max));
         } catch (MQClientException e) {
             throw new RocketMQAdminException("Cannot read " + dlq, e);
         } finally {
@@ -251,9 +245,40 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         }
     }
 
-    private static boolean readToEnd(Map<MessageQueue, TopicOffset> offsets, Map<MessageQueue, Long> nextOffset) {
-        return offsets.entrySet().stream()
-                .allMatch(e -> nextOffset.getOrDefault(e.getKey(), 0L) >= e.getValue().getMaxOffset());
+    /** Reads one queue from its first to its last message (up to {@code max}), or until the deadline. */
+    @SuppressWarnings("deprecation")
+    private static void readQueue(DefaultMQPullConsumer reader, MessageQueue queue, TopicOffset range, int max,
+            long deadline, List<DeadLetter> letters) {
+        long offset = range.getMinOffset();
+        int read = 0;
+        while (offset < range.getMaxOffset() && read < max) {
+            if (System.nanoTime() > deadline) {
+                LOG.warnf("Reading %s stopped after %d ms at offset %d of queue %d (up to %d)", queue.getTopic(),
+                        BROWSE_TIMEOUT_MILLIS, offset, queue.getQueueId(), range.getMaxOffset());
+                return;
+            }
+            PullResult result;
+            try {
+                result = reader.pull(queue, "*", offset, Math.min(max - read, 32), BROWSE_PULL_TIMEOUT_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RocketMQAdminException("Interrupted while reading " + queue.getTopic(), e);
+            } catch (MQClientException | RemotingException | MQBrokerException e) {
+                throw new RocketMQAdminException("Cannot read " + queue.getTopic() + " queue " + queue.getQueueId(), e);
+            }
+            if (result.getPullStatus() == PullStatus.FOUND) {
+                for (MessageExt msg : result.getMsgFoundList()) {
+                    if (read < max) {
+                        letters.add(RocketMQMessages.deadLetter(msg));
+                        read++;
+                    }
+                }
+            }
+            if (result.getNextBeginOffset() <= offset) {
+                return; // nothing more to read here (the range shrank meanwhile)
+            }
+            offset = result.getNextBeginOffset();
+        }
     }
 
     @Override
