@@ -18,6 +18,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * Makes create and cancel of one order take effect in that order in a consumer group, although
@@ -175,14 +176,14 @@ public class CancelBeforeCreateGuard {
             }
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
-            PipelineSql.insertOrTouch(entityManager, "order_event_progress",
+            BatchSql.insertOrTouch(entityManager, "order_event_progress",
                     List.of("consumer_group", "order_id", "state", "updated_at"),
                     orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, "NEW", now)).toList(), "order_id");
             List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
             lookup.add(group);
             lookup.addAll(orderIds);
-            for (String[] row : PipelineSql.query(entityManager, "select order_id, state from order_event_progress"
-                    + " where consumer_group = ? and order_id in (" + PipelineSql.parameters(orderIds.size())
+            for (String[] row : BatchSql.query(entityManager, "select order_id, state from order_event_progress"
+                    + " where consumer_group = ? and order_id in (" + BatchSql.parameters(orderIds.size())
                     + ") for update", lookup)) {
                 states.put(row[0], "NEW".equals(row[1]) ? null : State.valueOf(row[1]));
             }
@@ -202,7 +203,7 @@ public class CancelBeforeCreateGuard {
                 return;
             }
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-            PipelineSql.upsert(entityManager, "order_event_progress", List.of("consumer_group", "order_id", "state",
+            BatchSql.upsert(entityManager, "order_event_progress", List.of("consumer_group", "order_id", "state",
                     "updated_at"), saved.entrySet().stream().<List<?>> map(
                             row -> List.of(group, row.getKey(), row.getValue(), now)).toList(),
                     List.of("consumer_group", "order_id"));

@@ -22,6 +22,7 @@ import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.OutgoingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -165,7 +166,7 @@ public class ConsumeReportRelay {
 
     private Batch relayBatch() {
         // Plain JDBC: loading the rows as Hibernate entities was a good part of the relay's CPU.
-        List<PendingReport> rows = PipelineSql.select(entityManager, "select id, consumer_group, message_key,"
+        List<PendingReport> rows = BatchSql.select(entityManager, "select id, consumer_group, message_key,"
                 + " report_key, consumer, outcome, body, created_at from consume_report order by id limit ?"
                 + " for update skip locked", List.of(config.batchSize()), row -> {
                     PendingReport report = new PendingReport();
@@ -176,7 +177,7 @@ public class ConsumeReportRelay {
                     report.consumer = row.getString("consumer");
                     report.outcome = row.getString("outcome");
                     report.body = row.getString("body");
-                    report.createdAt = PipelineSql.instant(row, "created_at");
+                    report.createdAt = BatchSql.instant(row, "created_at");
                     return report;
                 });
         List<Long> sent = new ArrayList<>(rows.size());
@@ -235,7 +236,7 @@ public class ConsumeReportRelay {
         if (ids.isEmpty()) {
             return;
         }
-        PipelineSql.update(entityManager, "delete from consume_report where id in (" + PipelineSql.parameters(ids.size())
+        BatchSql.update(entityManager, "delete from consume_report where id in (" + BatchSql.parameters(ids.size())
                 + ")", ids);
     }
 

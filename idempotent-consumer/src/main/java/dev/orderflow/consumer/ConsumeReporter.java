@@ -18,6 +18,7 @@ import org.jboss.logging.Logger;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.ConsumerReportJson;
 import dev.orderflow.order.events.ConsumerReports;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * Writes result reports into the {@code consume_report} outbox inside the transaction that decides
@@ -130,7 +131,7 @@ public class ConsumeReporter {
         if (rows.isEmpty()) {
             return;
         }
-        PipelineSql.insert(entityManager, "consume_report",
+        BatchSql.insert(entityManager, "consume_report",
                 List.of("consumer_group", "message_key", "report_key", "consumer", "outcome", "body", "created_at"),
                 rows.stream().<List<?>> map(row -> List.of(row.consumerGroup, row.messageKey, row.reportKey,
                         row.consumer, row.outcome, row.body, row.createdAt)).toList());

@@ -11,6 +11,8 @@ import java.util.function.Function;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import dev.orderflow.sql.BatchSql;
+
 /**
  * {@link LockedRows} of a table of counters: a key, a number and when it last changed (stock per
  * SKU, points per customer). Locked with one statement in key order, written back with one.
@@ -63,7 +65,7 @@ public final class CounterRows {
     public static LockedRows<String, Row> of(TransactionSynchronizationRegistry transactions,
             EntityManager entityManager, Table table, Function<Object, Collection<String>> keysOf) {
         return LockedRows.of(transactions, table, keysOf, keys -> lock(entityManager, table, keys),
-                changed -> PipelineSql.upsert(entityManager, table.name(),
+                changed -> BatchSql.upsert(entityManager, table.name(),
                         List.of(table.keyColumn(), table.valueColumn(), "updated_at"),
                         changed.stream().<List<?>> map(row -> List.of(row.key, row.value, row.updatedAt)).toList(),
                         List.of(table.keyColumn())));
@@ -80,16 +82,16 @@ public final class CounterRows {
         if (table.createMissing()) {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             // Inserting or touching a row takes its exclusive lock until commit.
-            PipelineSql.insertOrTouch(entityManager, table.name(),
+            BatchSql.insertOrTouch(entityManager, table.name(),
                     List.of(table.keyColumn(), table.valueColumn(), "updated_at"),
                     keys.stream().<List<?>> map(key -> List.of(key, 0L, now)).toList(), table.keyColumn());
         }
         Map<String, Row> rows = new HashMap<>();
-        PipelineSql.select(entityManager, "select " + table.keyColumn() + ", " + table.valueColumn()
+        BatchSql.select(entityManager, "select " + table.keyColumn() + ", " + table.valueColumn()
                 + ", updated_at from " + table.name() + " where " + table.keyColumn() + " in ("
-                + PipelineSql.parameters(keys.size()) + ") order by " + table.keyColumn() + " for update", keys,
+                + BatchSql.parameters(keys.size()) + ") order by " + table.keyColumn() + " for update", keys,
                 row -> rows.put(row.getString(1), new Row(row.getString(1), row.getLong(2),
-                        PipelineSql.instant(row, "updated_at"))));
+                        BatchSql.instant(row, "updated_at"))));
         return rows;
     }
 }

@@ -30,6 +30,7 @@ import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQBatchFailure;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -254,8 +255,8 @@ public class IdempotentConsumer {
         List<Object> lookup = new ArrayList<>(keys.size() + 1);
         lookup.add(group);
         lookup.addAll(keys);
-        for (String[] row : PipelineSql.query(entityManager, "select message_key from consume_record"
-                + " where consumer_group = ? and message_key in (" + PipelineSql.parameters(keys.size()) + ")", lookup)) {
+        for (String[] row : BatchSql.query(entityManager, "select message_key from consume_record"
+                + " where consumer_group = ? and message_key in (" + BatchSql.parameters(keys.size()) + ")", lookup)) {
             recorded.add(row[0]);
         }
         List<Element<T>> fresh = new ArrayList<>(elements.size());
@@ -276,7 +277,7 @@ public class IdempotentConsumer {
             claims.add(Arrays.asList(group, element.context.messageKey(), element.delivery.msgId(),
                     Outcome.Status.DONE, processedAt));
         }
-        PipelineSql.insert(entityManager, "consume_record",
+        BatchSql.insert(entityManager, "consume_record",
                 List.of("consumer_group", "message_key", "msg_id", "outcome", "processed_at"), claims);
 
         ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.payload).toList());
@@ -287,7 +288,7 @@ public class IdempotentConsumer {
                 throw new IllegalStateException("Handler returned no Outcome for " + element.context.messageKey());
             }
             if (outcome.status() != Outcome.Status.DONE || outcome.reason() != null) {
-                PipelineSql.update(entityManager, "update consume_record set outcome = ?, outcome_reason = ?"
+                BatchSql.update(entityManager, "update consume_record set outcome = ?, outcome_reason = ?"
                         + " where consumer_group = ? and message_key = ?", Arrays.asList(outcome.status().name(),
                                 ConsumeFailureRecorder.truncate(outcome.reason()), group, element.context.messageKey()));
             }

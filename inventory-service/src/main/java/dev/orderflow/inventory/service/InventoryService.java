@@ -19,12 +19,12 @@ import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.CounterRows;
 import dev.orderflow.consumer.LockedRows;
-import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.inventory.domain.Stock;
 import dev.orderflow.inventory.domain.StockMovement;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * Stock changes. {@link #deduct} and {@link #restore} run inside the consumer pipeline's
@@ -178,7 +178,7 @@ public class InventoryService {
     }
 
     private static List<StockMovement> pendingMovements(ConsumeBatch batch) {
-        return batch.deferredRows(StockMovement.class, rows -> PipelineSql.insert(StockMovement.getEntityManager(),
+        return batch.deferredRows(StockMovement.class, rows -> BatchSql.insert(StockMovement.getEntityManager(),
                 "stock_movement", List.of("order_id", "sku", "kind", "quantity", "created_at"),
                 rows.stream().<List<?>> map(m -> List.of(m.orderId, m.sku, m.kind, m.quantity, m.createdAt)).toList()));
     }

@@ -17,11 +17,11 @@ import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.CounterRows;
 import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
-import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.points.config.PointsConfig;
 import dev.orderflow.points.domain.PointsAccount;
 import dev.orderflow.points.domain.PointsLedgerEntry;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * Points changes. {@link #credit} and {@link #reverse} run inside the consumer pipeline's
@@ -125,7 +125,7 @@ public class PointsService {
     }
 
     private List<PointsLedgerEntry> pendingEntries(ConsumeBatch batch) {
-        return batch.deferredRows(PointsLedgerEntry.class, rows -> PipelineSql.insert(entityManager, "points_ledger",
+        return batch.deferredRows(PointsLedgerEntry.class, rows -> BatchSql.insert(entityManager, "points_ledger",
                 List.of("order_id", "customer_id", "reason", "points", "created_at"),
                 rows.stream().<List<?>> map(e -> List.of(e.orderId, e.customerId, e.reason, e.points, e.createdAt))
                         .toList()));

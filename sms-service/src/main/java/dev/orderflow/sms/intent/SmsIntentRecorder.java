@@ -18,10 +18,10 @@ import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.ConsumeContext;
 import dev.orderflow.consumer.Outcome;
-import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.sms.outbox.SmsOutboxEntry;
 import dev.orderflow.sms.outbox.SmsStatus;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * The SMS consumer's business change: records the intent to text the customer as an
@@ -132,7 +132,7 @@ public class SmsIntentRecorder {
     }
 
     private void insertAll(List<SmsOutboxEntry> entries) {
-        PipelineSql.insert(entityManager, "sms_outbox", List.of("business_key", "order_id", "event_type", "phone", "text",
+        BatchSql.insert(entityManager, "sms_outbox", List.of("business_key", "order_id", "event_type", "phone", "text",
                 "status", "attempts", "next_attempt_at", "created_at", "updated_at"),
                 entries.stream().<List<?>> map(e -> List.of(e.businessKey, e.orderId, e.eventType, e.phone, e.text,
                         e.status, e.attempts, e.nextAttemptAt, e.createdAt, e.updatedAt)).toList());

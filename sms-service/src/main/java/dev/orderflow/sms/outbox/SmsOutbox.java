@@ -11,8 +11,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
-import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -45,7 +45,7 @@ public class SmsOutbox {
     public List<ClaimedSms> claimDue(int max, Duration lease) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Instant now = now();
-            List<ClaimedSms> due = PipelineSql.select(entityManager, """
+            List<ClaimedSms> due = BatchSql.select(entityManager, """
                     select e.id, e.business_key, e.phone, e.text, e.attempts from sms_outbox e
                     where e.status = ? and e.next_attempt_at <= ?
                       and not (e.event_type = ? and exists (
@@ -70,9 +70,9 @@ public class SmsOutbox {
             parameters.add(now.plus(lease));
             parameters.add(now);
             due.forEach(claim -> parameters.add(claim.id()));
-            PipelineSql.update(entityManager, "update sms_outbox set attempts = attempts + 1, claim_token = "
+            BatchSql.update(entityManager, "update sms_outbox set attempts = attempts + 1, claim_token = "
                     + tokens + " end, next_attempt_at = ?, updated_at = ? where id in ("
-                    + PipelineSql.parameters(due.size()) + ")", parameters);
+                    + BatchSql.parameters(due.size()) + ")", parameters);
             return due;
         });
     }
@@ -94,9 +94,9 @@ public class SmsOutbox {
             parameters.addAll(List.of(SmsStatus.SENT, now, now));
             claims.forEach(claim -> parameters.add(claim.claimToken()));
             // Claim tokens are unique per claim: matching the token alone is matching (row, claim).
-            return PipelineSql.update(entityManager, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
+            return BatchSql.update(entityManager, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
                     + " last_error = null, claim_token = null where claim_token in ("
-                    + PipelineSql.parameters(claims.size()) + ")", parameters);
+                    + BatchSql.parameters(claims.size()) + ")", parameters);
         });
     }
 

@@ -24,10 +24,10 @@ import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
-import dev.orderflow.consumer.PipelineSql;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.sql.BatchSql;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
 import dev.orderflow.status.domain.ConsumerState;
@@ -47,7 +47,7 @@ import dev.orderflow.status.domain.StateRules;
  * transaction that held the order's lock committed its outcome; locking reads see the latest
  * committed rows.
  *
- * <p>The rows are read and written with plain JDBC ({@link PipelineSql}), a batch's worth at a time:
+ * <p>The rows are read and written with plain JDBC ({@link BatchSql}), a batch's worth at a time:
  * one statement locks and one loads every order of the batch, and the changed status and outcome
  * rows are written with one statement each at the batch's end. Through Hibernate this was the
  * largest part of the service's CPU per message (entity loading, dirty checks, a statement per row).
@@ -209,16 +209,16 @@ public class StatusRecorder {
      */
     private Map<String, OrderRows> lockOrders(List<String> orderIds) {
         Instant now = now();
-        PipelineSql.insertOrTouch(entityManager, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
+        BatchSql.insertOrTouch(entityManager, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
                 orderIds.stream().<List<?>> map(orderId -> List.of(orderId, OrderState.PENDING, now, now)).toList(),
                 "order_id");
         Map<String, OrderRows> orders = new HashMap<>();
-        PipelineSql.select(entityManager, "select s.order_id, s.state, s.created_at, s.cancel_requested_at,"
+        BatchSql.select(entityManager, "select s.order_id, s.state, s.created_at, s.cancel_requested_at,"
                 + " s.first_seen_at, s.updated_at, s.completed_at, s.failure_consumer, s.failure_class,"
                 + " s.failure_reason, o.consumer, o.event_type, o.outcome, o.failure_class as outcome_failure_class,"
                 + " o.reason, o.occurred_at, o.source, o.recorded_at from " + STATUS_TABLE + " s left join "
                 + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
-                + PipelineSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
+                + BatchSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
                     String orderId = row.getString("order_id");
                     OrderRows order = orders.get(orderId);
                     if (order == null) {
@@ -237,11 +237,11 @@ public class StatusRecorder {
         OrderConsumeStatus status = new OrderConsumeStatus();
         status.orderId = row.getString("order_id");
         status.state = OrderState.valueOf(row.getString("state"));
-        status.createdAt = PipelineSql.instant(row, "created_at");
-        status.cancelRequestedAt = PipelineSql.instant(row, "cancel_requested_at");
-        status.firstSeenAt = PipelineSql.instant(row, "first_seen_at");
-        status.updatedAt = PipelineSql.instant(row, "updated_at");
-        status.completedAt = PipelineSql.instant(row, "completed_at");
+        status.createdAt = BatchSql.instant(row, "created_at");
+        status.cancelRequestedAt = BatchSql.instant(row, "cancel_requested_at");
+        status.firstSeenAt = BatchSql.instant(row, "first_seen_at");
+        status.updatedAt = BatchSql.instant(row, "updated_at");
+        status.completedAt = BatchSql.instant(row, "completed_at");
         status.failureConsumer = row.getString("failure_consumer");
         status.failureClass = row.getString("failure_class");
         status.failureReason = row.getString("failure_reason");
@@ -256,21 +256,21 @@ public class StatusRecorder {
         outcome.outcome = ConsumerState.valueOf(row.getString("outcome"));
         outcome.failureClass = row.getString("outcome_failure_class");
         outcome.reason = row.getString("reason");
-        outcome.occurredAt = PipelineSql.instant(row, "occurred_at");
+        outcome.occurredAt = BatchSql.instant(row, "occurred_at");
         outcome.source = row.getString("source");
-        outcome.recordedAt = PipelineSql.instant(row, "recorded_at");
+        outcome.recordedAt = BatchSql.instant(row, "recorded_at");
         return outcome;
     }
 
     /** Writes the changed rows: one statement for the statuses, one for the outcomes (the rows are locked). */
     private void writeOrders(List<OrderRows> changed) {
-        PipelineSql.upsert(entityManager, STATUS_TABLE, List.of("order_id", "state", "created_at",
+        BatchSql.upsert(entityManager, STATUS_TABLE, List.of("order_id", "state", "created_at",
                 "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failure_consumer",
                 "failure_class", "failure_reason"), changed.stream().map(order -> order.status).<List<?>> map(s ->
                         Arrays.asList(s.orderId, s.state, s.createdAt, s.cancelRequestedAt, s.firstSeenAt, s.updatedAt,
                                 s.completedAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
                 List.of("order_id"));
-        PipelineSql.upsert(entityManager, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
+        BatchSql.upsert(entityManager, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
                 "failure_class", "reason", "occurred_at", "source", "recorded_at"),
                 changed.stream().flatMap(order -> order.changedOutcomes.stream()).<List<?>> map(o -> Arrays.asList(
                         o.orderId, o.consumer, o.eventType, o.outcome, o.failureClass, o.reason, o.occurredAt,

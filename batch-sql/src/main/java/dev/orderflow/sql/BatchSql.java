@@ -1,4 +1,4 @@
-package dev.orderflow.consumer;
+package dev.orderflow.sql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,15 +15,15 @@ import jakarta.persistence.EntityManager;
 import org.hibernate.Session;
 
 /**
- * Plain JDBC for the pipeline's own tables and for handlers' batch rows, on the connection of the
- * caller's transaction (the one Hibernate uses, so the statements see and are part of the same
- * transaction). A batch's rows go in one multi-row statement: through Hibernate each row was a
+ * Plain JDBC for the consumer pipeline's own tables, handlers' batch rows and the order service's
+ * INSERTs, on the connection of the caller's transaction (the one Hibernate uses, so the statements
+ * see and are part of the same transaction). A batch's rows go in one multi-row statement: through Hibernate each row was a
  * statement of its own, with its query plan and parameter binding (and with table-generated ids,
  * not even a JDBC batch), which was most of a consumer's CPU per message.
  */
-public final class PipelineSql {
+public final class BatchSql {
 
-    private PipelineSql() {
+    private BatchSql() {
     }
 
     /** Turns the current row of a result into a value. */
@@ -38,7 +38,7 @@ public final class PipelineSql {
     }
 
     /** {@code count} copies of {@code row} separated by commas: the VALUES list of a multi-row statement. */
-    static String repeat(String row, int count) {
+    private static String repeat(String row, int count) {
         if (count < 1) {
             throw new IllegalArgumentException("a statement needs at least one row");
         }
@@ -104,7 +104,7 @@ public final class PipelineSql {
     }
 
     /** UTC wall-clock time, as Hibernate stores instants here ({@code quarkus.hibernate-orm.jdbc.timezone=UTC}). */
-    static LocalDateTime utc(Instant instant) {
+    private static LocalDateTime utc(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
@@ -121,7 +121,7 @@ public final class PipelineSql {
     }
 
     /** Runs a query in the current transaction; returns each row's columns as strings. */
-    static List<String[]> query(EntityManager entityManager, String sql, List<?> parameters) {
+    public static List<String[]> query(EntityManager entityManager, String sql, List<?> parameters) {
         return select(entityManager, sql, parameters, row -> {
             String[] columns = new String[row.getMetaData().getColumnCount()];
             for (int i = 0; i < columns.length; i++) {
