@@ -6,10 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -70,6 +66,9 @@ public class CancelBeforeCreateGuard {
         CANCELLED
     }
 
+    /** The state column of a row created by a lock, before the group consumed anything of the order. */
+    private static final String NEW = "NEW";
+
     /** The business change of a create or cancel, run only when the guard lets the event through. */
     @FunctionalInterface
     public interface Effect {
@@ -93,121 +92,92 @@ public class CancelBeforeCreateGuard {
      *         REJECTED {@value #CANCELLED_BEFORE_CREATE} for a create after its cancel
      */
     public Outcome apply(OrderEvent event, ConsumeContext context, Effect effect) throws Exception {
-        Progress progress = progress(context.consumerGroup());
+        LockedRows<String, Progress> progress = progress(context.consumerGroup());
         String orderId = event.orderId();
-        State state = progress.lockedState(orderId);
+        Progress row = progress.row(orderId);
+        if (row == null) {
+            // lock() inserts every missing row before reading them back, so this is a bug, not bad input.
+            throw new IllegalStateException("order_event_progress row of " + orderId + " not read back after its insert");
+        }
         if (event.eventType() == OrderEventType.CREATE) {
-            if (state == State.CANCELLED_BEFORE_CREATE) {
+            if (row.state == State.CANCELLED_BEFORE_CREATE) {
                 return Outcome.rejected(CANCELLED_BEFORE_CREATE);
             }
             Outcome outcome = effect.apply();
-            progress.save(orderId, State.CREATED);
+            save(progress, row, State.CREATED);
             return outcome;
         }
-        if (state == null) {
-            progress.save(orderId, State.CANCELLED_BEFORE_CREATE);
+        if (row.state == null) {
+            save(progress, row, State.CANCELLED_BEFORE_CREATE);
             return Outcome.done();
         }
-        if (state != State.CREATED) {
+        if (row.state != State.CREATED) {
             // A second, different cancel key for the same order cannot come from order-service; nothing left to reverse.
             return Outcome.done();
         }
         Outcome outcome = effect.apply();
-        progress.save(orderId, State.CANCELLED);
+        save(progress, row, State.CANCELLED);
         return outcome;
     }
 
-    /**
-     * The group's progress rows of the current transaction. Inside the pipeline the first call locks
-     * the rows of every order in the batch at once (in order-id order, so that concurrent batches
-     * take them in the same order) and the new states are written in one statement when the batch
-     * ends; outside it, each call locks and writes its own order's row.
-     */
-    private Progress progress(String group) {
-        ProgressKey key = new ProgressKey(group);
-        Progress progress = (Progress) transactions.getResource(key);
-        if (progress == null) {
-            Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
-            progress = new Progress(group, batch.isPresent());
-            transactions.putResource(key, progress);
-            if (batch.isPresent()) {
-                Set<String> orderIds = new TreeSet<>();
-                for (Object payload : batch.get().payloads()) {
-                    if (payload instanceof OrderEvent event) {
-                        orderIds.add(event.orderId());
-                    }
-                }
-                progress.lock(orderIds);
-                batch.get().onFinish(progress::writeSaved);
-            }
-        }
-        return progress;
+    private static void save(LockedRows<String, Progress> progress, Progress row, State state) {
+        row.state = state;
+        progress.changed(row.orderId);
+        progress.writeUnlessDeferred();
     }
 
-    /** Resource key of a group's {@link Progress} in the transaction. */
+    /**
+     * The group's progress rows held by the current transaction ({@link LockedRows}): inside the
+     * pipeline the first call locks the rows of every order in the batch at once (in order-id
+     * order, so that concurrent batches take them in the same order) and the new states are written
+     * in one statement when the batch ends; outside it, each call locks and writes its own order's row.
+     */
+    private LockedRows<String, Progress> progress(String group) {
+        return LockedRows.of(transactions, new ProgressKey(group),
+                payload -> payload instanceof OrderEvent event ? List.of(event.orderId()) : List.of(),
+                orderIds -> lock(group, orderIds), changed -> write(group, changed));
+    }
+
+    /** Creates the missing rows and locks them all until commit; reads their states. */
+    private Map<String, Progress> lock(String group, List<String> orderIds) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
+        BatchSql.insertOrTouch(entityManager, "order_event_progress",
+                List.of("consumer_group", "order_id", "state", "updated_at"),
+                orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, NEW, now)).toList(), "order_id");
+        List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
+        lookup.add(group);
+        lookup.addAll(orderIds);
+        Map<String, Progress> rows = new HashMap<>();
+        for (String[] row : BatchSql.query(entityManager, "select order_id, state from order_event_progress"
+                + " where consumer_group = ? and order_id in (" + BatchSql.parameters(orderIds.size())
+                + ") for update", lookup)) {
+            rows.put(row[0], new Progress(row[0], NEW.equals(row[1]) ? null : State.valueOf(row[1])));
+        }
+        return rows;
+    }
+
+    /** Writes the changed states in one statement (the rows exist and are locked by this transaction). */
+    private void write(String group, List<Progress> changed) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        BatchSql.upsert(entityManager, "order_event_progress", List.of("consumer_group", "order_id", "state",
+                "updated_at"), changed.stream().<List<?>> map(row -> List.of(group, row.orderId, row.state, now))
+                        .toList(),
+                List.of("consumer_group", "order_id"));
+    }
+
+    /** Resource key of a group's progress rows in the transaction. */
     private record ProgressKey(String group) {
     }
 
-    /** The locked progress rows of one group in one transaction, and the states saved since. */
-    private final class Progress {
-        private final String group;
-        private final boolean deferWrites;
-        /** Locked rows: order id → state, null while the group has consumed nothing of the order. */
-        private final Map<String, State> states = new HashMap<>();
-        private final Map<String, State> saved = new TreeMap<>();
+    /** A locked progress row: the order's state, null while the group has consumed nothing of it. */
+    private static final class Progress {
+        private final String orderId;
+        private State state;
 
-        Progress(String group, boolean deferWrites) {
-            this.group = group;
-            this.deferWrites = deferWrites;
-        }
-
-        /** The order's state, its row locked until commit (locked now if it was not yet). */
-        State lockedState(String orderId) {
-            if (!states.containsKey(orderId)) {
-                lock(Set.of(orderId));
-            }
-            return states.get(orderId);
-        }
-
-        /** Creates the missing rows and locks them all until commit; reads their states. */
-        void lock(Set<String> orderIds) {
-            if (orderIds.isEmpty()) {
-                return;
-            }
-            Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-            // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
-            BatchSql.insertOrTouch(entityManager, "order_event_progress",
-                    List.of("consumer_group", "order_id", "state", "updated_at"),
-                    orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, "NEW", now)).toList(), "order_id");
-            List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
-            lookup.add(group);
-            lookup.addAll(orderIds);
-            for (String[] row : BatchSql.query(entityManager, "select order_id, state from order_event_progress"
-                    + " where consumer_group = ? and order_id in (" + BatchSql.parameters(orderIds.size())
-                    + ") for update", lookup)) {
-                states.put(row[0], "NEW".equals(row[1]) ? null : State.valueOf(row[1]));
-            }
-        }
-
-        void save(String orderId, State state) {
-            states.put(orderId, state);
-            saved.put(orderId, state);
-            if (!deferWrites) {
-                writeSaved();
-            }
-        }
-
-        /** Writes the saved states in one statement (the rows exist and are locked by this transaction). */
-        void writeSaved() {
-            if (saved.isEmpty()) {
-                return;
-            }
-            Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-            BatchSql.upsert(entityManager, "order_event_progress", List.of("consumer_group", "order_id", "state",
-                    "updated_at"), saved.entrySet().stream().<List<?>> map(
-                            row -> List.of(group, row.getKey(), row.getValue(), now)).toList(),
-                    List.of("consumer_group", "order_id"));
-            saved.clear();
+        Progress(String orderId, State state) {
+            this.orderId = orderId;
+            this.state = state;
         }
     }
 }
