@@ -86,11 +86,35 @@ public final class BatchSql {
         insert(entityManager, table, columns, rows, " on duplicate key update " + String.join(", ", updates));
     }
 
+    /**
+     * Like {@link #insert}, and returns the ids the table generated for the rows, in row order
+     * (MariaDB's {@code INSERT … RETURNING}, which answers one row per inserted row, in order).
+     */
+    public static List<Long> insertReturningIds(EntityManager entityManager, String table, List<String> columns,
+            List<List<?>> rows, String idColumn) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        Statement insert = insertStatement(table, columns, rows, " returning " + idColumn);
+        List<Long> ids = select(entityManager, insert.sql(), insert.parameters(), row -> row.getLong(1));
+        if (ids.size() != rows.size()) {
+            throw new IllegalStateException("insert into " + table + " of " + rows.size() + " rows returned "
+                    + ids.size() + " ids");
+        }
+        return ids;
+    }
+
     private static void insert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows,
             String suffix) {
         if (rows.isEmpty()) {
             return;
         }
+        Statement insert = insertStatement(table, columns, rows, suffix);
+        update(entityManager, insert.sql(), insert.parameters());
+    }
+
+    /** A multi-row INSERT of {@code rows} and its parameters; {@code suffix} follows the VALUES list. */
+    private static Statement insertStatement(String table, List<String> columns, List<List<?>> rows, String suffix) {
         List<Object> values = new ArrayList<>(rows.size() * columns.size());
         for (List<?> row : rows) {
             if (row.size() != columns.size()) {
@@ -99,8 +123,11 @@ public final class BatchSql {
             }
             values.addAll(row);
         }
-        update(entityManager, "insert into " + table + " (" + String.join(", ", columns) + ") values "
+        return new Statement("insert into " + table + " (" + String.join(", ", columns) + ") values "
                 + repeat("(" + repeat("?", columns.size()) + ")", rows.size()) + suffix, values);
+    }
+
+    private record Statement(String sql, List<Object> parameters) {
     }
 
     /** UTC wall-clock time, as Hibernate stores instants here ({@code quarkus.hibernate-orm.jdbc.timezone=UTC}). */
@@ -113,11 +140,18 @@ public final class BatchSql {
      * Parameters are bound like {@link #insert}'s values (instants as UTC wall-clock time, enums by name).
      */
     public static int update(EntityManager entityManager, String sql, List<?> parameters) {
-        return session(entityManager).doReturningWork(connection -> {
-            try (PreparedStatement statement = prepare(connection, sql, parameters)) {
-                return statement.executeUpdate();
-            }
-        });
+        return session(entityManager).doReturningWork(connection -> update(connection, sql, parameters));
+    }
+
+    /**
+     * Runs an INSERT/UPDATE/DELETE on {@code connection} (for work outside any transaction, on an
+     * auto-commit connection); returns the affected row count. Parameters are bound like
+     * {@link #insert}'s values.
+     */
+    public static int update(Connection connection, String sql, List<?> parameters) throws SQLException {
+        try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+            return statement.executeUpdate();
+        }
     }
 
     /** Runs a query in the current transaction; returns each row's columns as strings. */

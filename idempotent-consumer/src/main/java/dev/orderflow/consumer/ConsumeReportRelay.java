@@ -1,9 +1,16 @@
 package dev.orderflow.consumer;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +20,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+
+import javax.sql.DataSource;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
@@ -31,20 +40,26 @@ import io.quarkus.runtime.StartupEvent;
  * Sends the {@code consume_report} outbox to {@code order_result_topic} through the outgoing
  * channel {@value #CHANNEL} (sync send, defaults in this jar's
  * {@code META-INF/microprofile-config.properties}) and deletes the rows once the broker answered
- * SEND_OK. A relay round takes up to {@code batch-size} rows and sends them as one RocketMQ batch
+ * SEND_OK. Reports go out as RocketMQ batches of up to {@code batch-size}
  * ({@link OutgoingRocketMQBatchMetadata}: one broker round trip, each report still its own message
- * with its KEYS and tag), split only when the rows' bodies would come near the broker's 4 MiB
- * batch limit; then one SQL statement deletes the sent rows. A failed or unanswered send deletes
- * nothing: the rows stay for the next round. At-least-once: a crash after the send and before the
- * delete sends the rows again, so the status service applies reports idempotently (by KEYS
- * {@code <orderId>:<eventType>:<consumer>}).
+ * with its KEYS and tag), split only when the bodies would come near the broker's 4 MiB batch
+ * limit. A failed or unanswered send deletes nothing: the rows stay. At-least-once: a crash after
+ * the send and before the delete sends the rows again, so the status service applies reports
+ * idempotently (by KEYS {@code <orderId>:<eventType>:<consumer>}).
  *
- * <p>One thread per instance, started at boot when reporting is enabled: woken right after each
- * commit that wrote a report ({@link #wakeUp()}, from a JTA afterCompletion), and every
- * {@code sweep-interval} for rows nobody woke it for (written just before a crash, left by a
- * failed send, or written by an instance that does not relay). Rows are taken with
+ * <p>One thread per instance, started at boot when reporting is enabled. Two ways a row goes out:
+ * <ul>
+ * <li><b>From memory</b>, the usual way: {@link ConsumeReporter} hands over the rows of each commit
+ * ({@link #committed}); the relay sends them without reading them back and deletes, after SEND_OK,
+ * everything a round sent with one auto-commit statement. Reading the rows back in a transaction
+ * of its own for every committed batch made the relay a consumer's largest cost (issue #10).</li>
+ * <li><b>By the sweep</b>, at start and every {@code sweep-interval}: the rows nobody handed over
+ * (written just before a crash or restart, left by a failed send or delete, or written by an
+ * instance that does not relay), in transactions that take them with
  * {@code FOR UPDATE SKIP LOCKED}, so relays of several instances do not send the same row at the
- * same time.
+ * same time. It leaves alone the rows this relay holds in memory, and, while the relay runs, rows
+ * younger than one {@code sweep-interval} (they are being handed over).</li>
+ * </ul>
  */
 @ApplicationScoped
 public class ConsumeReportRelay {
@@ -64,18 +79,32 @@ public class ConsumeReportRelay {
 
     private static final Logger LOG = Logger.getLogger(ConsumeReportRelay.class);
 
+    /** Most ids in one DELETE statement. */
+    private static final int MAX_DELETE_IDS = 1000;
+
     private final EntityManager entityManager;
+    private final DataSource dataSource;
     /** Object: a batch's payload is the List of report bodies. */
     private final Emitter<Object> emitter;
     private final IdempotentConsumerConfig.Reporting config;
     private final Semaphore wakeUps = new Semaphore(0);
+    /** Rows handed over after their commit, not yet taken by a round. */
+    private final Queue<PendingReport> committed = new ConcurrentLinkedQueue<>();
+    /**
+     * Ids of the rows this relay holds in memory (handed over, being sent, or sent and not yet
+     * deleted): the sweep leaves them alone.
+     */
+    private final Set<Long> held = ConcurrentHashMap.newKeySet();
+    /** Sent, SEND_OK, not yet deleted (a failed delete is tried again next round). Relay thread only. */
+    private final List<Long> sentNotDeleted = new ArrayList<>();
     private volatile Thread worker;
     private volatile boolean running;
 
     @Inject
-    public ConsumeReportRelay(EntityManager entityManager, @Channel(CHANNEL) Emitter<Object> emitter,
-            IdempotentConsumerConfig config) {
+    public ConsumeReportRelay(EntityManager entityManager, DataSource dataSource,
+            @Channel(CHANNEL) Emitter<Object> emitter, IdempotentConsumerConfig config) {
         this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.emitter = emitter;
         this.config = config.reporting();
     }
@@ -95,42 +124,154 @@ public class ConsumeReportRelay {
                 config.consumer().get(), CHANNEL);
     }
 
+    /**
+     * Lets the relay send and delete what was handed over (up to {@code send-timeout}), then
+     * interrupts it; whatever is left waits in the outbox for a sweep.
+     */
     void stop(@Observes ShutdownEvent event) {
         running = false;
         Thread thread = worker;
         if (thread != null) {
-            thread.interrupt();
+            wakeUps.release();
             try {
                 thread.join(config.sendTimeout().toMillis());
+                if (thread.isAlive()) {
+                    thread.interrupt();
+                    thread.join(config.sendTimeout().toMillis());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
-    /** Asks the relay to send what is pending now instead of at the next sweep. Cheap; any thread. */
-    public void wakeUp() {
+    /**
+     * Hands the relay rows whose transaction has just committed, to be sent from memory. Without a
+     * running relay (disabled on this instance, not started, or stopping) the rows wait in the
+     * outbox for a relay's sweep. Cheap; any thread.
+     */
+    public void committed(List<PendingReport> rows) {
+        if (!running || rows.isEmpty()) {
+            return;
+        }
+        for (PendingReport row : rows) {
+            held.add(row.id);
+        }
+        committed.addAll(rows);
         wakeUps.release();
     }
 
     private void run() {
+        long nextSweep = System.nanoTime(); // at once: rows left by a crash or by other instances
         while (running) {
             try {
-                relayPending();
-                wakeUps.tryAcquire(config.sweepInterval().toMillis(), TimeUnit.MILLISECONDS);
-                // One round sends everything pending: wake-ups that piled up meanwhile are served by it.
+                relayCommitted();
+                if (System.nanoTime() - nextSweep >= 0) {
+                    relayPending();
+                    nextSweep = System.nanoTime() + config.sweepInterval().toNanos();
+                }
+                long untilSweep = Math.max(0, nextSweep - System.nanoTime());
+                if (committed.isEmpty()) {
+                    wakeUps.tryAcquire(untilSweep, TimeUnit.NANOSECONDS);
+                }
+                // One round takes everything handed over: wake-ups that piled up meanwhile are served by it.
                 wakeUps.drainPermits();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
-                // Database or broker unavailable: the rows stay and the next sweep tries again.
+                // Database or broker unavailable: the rows stay and a later round or sweep tries again.
                 LOG.warnf(e, "Consume report relay round failed; retrying in %s", config.sweepInterval());
                 if (!pause()) {
                     return;
                 }
             }
         }
+        // Stopping: a last round for what was handed over (nothing is handed over any more).
+        try {
+            relayCommitted();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "Last consume report relay round failed; the rows wait in the outbox for a sweep");
+        }
+    }
+
+    /**
+     * Sends the rows handed over since the last round (at most ten batches' worth, so that deletes
+     * keep pace under a steady stream), then deletes every sent row with one statement.
+     *
+     * @throws InterruptedException when the relay is being stopped (what was sent stays until deleted by a sweep)
+     */
+    private void relayCommitted() throws InterruptedException {
+        List<PendingReport> round = new ArrayList<>();
+        for (PendingReport row; round.size() < config.batchSize() * 10 && (row = committed.poll()) != null;) {
+            round.add(row);
+        }
+        int start = 0;
+        try {
+            while (start < round.size()) {
+                List<PendingReport> batch = round.subList(start, Math.min(round.size(), start + config.batchSize()));
+                if (!sendAll(batch)) {
+                    break;
+                }
+                start += batch.size();
+            }
+        } finally {
+            // Not sent (failed, or stopping): the sweep takes them from the outbox.
+            round.subList(start, round.size()).forEach(row -> held.remove(row.id));
+            deleteSent();
+        }
+    }
+
+    /**
+     * Sends {@code rows} in parts under {@link #MAX_BATCH_BYTES} and records the sent ones for
+     * {@link #deleteSent()}; stops at the first failed part.
+     *
+     * @return whether every part was sent
+     */
+    private boolean sendAll(List<PendingReport> rows) throws InterruptedException {
+        int sent = 0;
+        try {
+            for (List<PendingReport> part : bySize(rows)) {
+                try {
+                    send(part);
+                } catch (ExecutionException | TimeoutException e) {
+                    LOG.warnf(e, "Could not send %d report(s) (outbox rows %d to %d); they stay for a later round",
+                            part.size(), part.get(0).id, part.get(part.size() - 1).id);
+                    return false;
+                }
+                part.forEach(row -> sentNotDeleted.add(row.id));
+                sent += part.size();
+            }
+            return true;
+        } finally {
+            // What was not sent is no longer held: the sweep sends it.
+            rows.subList(sent, rows.size()).forEach(row -> held.remove(row.id));
+        }
+    }
+
+    /**
+     * Deletes the sent rows with auto-commit statements on a connection of its own (no transaction
+     * and no Hibernate session: nothing else is read or written with them). A failure leaves them
+     * held, for the next round.
+     */
+    private void deleteSent() {
+        if (sentNotDeleted.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            for (int from = 0; from < sentNotDeleted.size(); from += MAX_DELETE_IDS) {
+                List<Long> ids = sentNotDeleted.subList(from, Math.min(sentNotDeleted.size(), from + MAX_DELETE_IDS));
+                BatchSql.update(connection, "delete from consume_report where id in ("
+                        + BatchSql.parameters(ids.size()) + ")", ids);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not delete " + sentNotDeleted.size()
+                    + " sent report(s) from the outbox; they stay held and are deleted by a later round", e);
+        }
+        sentNotDeleted.forEach(held::remove);
+        sentNotDeleted.clear();
     }
 
     private boolean pause() {
@@ -144,16 +285,25 @@ public class ConsumeReportRelay {
     }
 
     /**
-     * Sends every pending report, round by round, deleting a round's rows after its SEND_OK; stops
-     * at the first send that fails (its rows and the rest wait for the next round).
+     * The sweep: sends every report in the outbox that this relay does not hold in memory, in
+     * transactions of up to {@code batch-size} rows in id order, deleting a transaction's rows after
+     * their SEND_OK; stops at the first send that fails (its rows and the rest wait for the next
+     * sweep). Rows another relay holds locked are skipped.
      *
      * @return how many reports were sent and deleted
      * @throws InterruptedException when the relay is being stopped
      */
     public int relayPending() throws InterruptedException {
         int total = 0;
+        long after = 0;
+        // A running relay gets its rows handed over right after their commit, and the sweep's locking
+        // read can return a row the moment its transaction commits, before the hand-over: so it
+        // leaves rows younger than one sweep interval to the in-memory way (a relay that is not
+        // running holds nothing, and takes every row).
+        Instant createdBefore = running ? Instant.now().minus(config.sweepInterval()) : Instant.now().plusSeconds(60);
         while (true) {
-            Batch batch = QuarkusTransaction.requiringNew().call(this::relayBatch);
+            long from = after;
+            Batch batch = QuarkusTransaction.requiringNew().call(() -> relayBatch(from, createdBefore));
             total += batch.sent();
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("consume report relay stopped");
@@ -161,14 +311,17 @@ public class ConsumeReportRelay {
             if (batch.stopped() || batch.fetched() < config.batchSize()) {
                 return total;
             }
+            // Ids only grow: the next transaction starts after this one's rows, even those it skipped as held.
+            after = batch.lastId();
         }
     }
 
-    private Batch relayBatch() {
+    private Batch relayBatch(long afterId, Instant createdBefore) {
         // Plain JDBC: loading the rows as Hibernate entities was a good part of the relay's CPU.
-        List<PendingReport> rows = BatchSql.select(entityManager, "select id, consumer_group, message_key,"
-                + " report_key, consumer, outcome, body, created_at from consume_report order by id limit ?"
-                + " for update skip locked", List.of(config.batchSize()), row -> {
+        List<PendingReport> fetched = BatchSql.select(entityManager, "select id, consumer_group, message_key,"
+                + " report_key, consumer, outcome, body, created_at from consume_report where id > ?"
+                + " and created_at < ? order by id limit ? for update skip locked",
+                List.of(afterId, createdBefore, config.batchSize()), row -> {
                     PendingReport report = new PendingReport();
                     report.id = row.getLong("id");
                     report.consumerGroup = row.getString("consumer_group");
@@ -180,6 +333,7 @@ public class ConsumeReportRelay {
                     report.createdAt = BatchSql.instant(row, "created_at");
                     return report;
                 });
+        List<PendingReport> rows = fetched.stream().filter(row -> !held.contains(row.id)).toList();
         List<Long> sent = new ArrayList<>(rows.size());
         boolean stopped = false;
         for (List<PendingReport> part : bySize(rows)) {
@@ -192,14 +346,18 @@ public class ConsumeReportRelay {
                 stopped = true;
                 break;
             } catch (ExecutionException | TimeoutException e) {
-                LOG.warnf(e, "Could not send %d report(s) (outbox rows %d to %d); they stay for the next round",
+                LOG.warnf(e, "Could not send %d report(s) (outbox rows %d to %d); they stay for the next sweep",
                         part.size(), part.get(0).id, part.get(part.size() - 1).id);
                 stopped = true;
                 break;
             }
         }
-        deleteSent(sent);
-        return new Batch(rows.size(), sent.size(), stopped);
+        if (!sent.isEmpty()) {
+            BatchSql.update(entityManager, "delete from consume_report where id in ("
+                    + BatchSql.parameters(sent.size()) + ")", sent);
+        }
+        long lastId = fetched.isEmpty() ? afterId : fetched.get(fetched.size() - 1).id;
+        return new Batch(fetched.size(), sent.size(), stopped, lastId);
     }
 
     /** The rows in id order, cut into parts whose estimated batch size stays under {@link #MAX_BATCH_BYTES}. */
@@ -226,18 +384,6 @@ public class ConsumeReportRelay {
 
     private static int utf8Length(String text) {
         return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    /**
-     * One plain SQL statement for all the round's rows: the JPQL bulk delete it replaces, with an
-     * IN list of varying size, was 6.7 % of a consumer service's CPU in load profiles (issue #10).
-     */
-    private void deleteSent(List<Long> ids) {
-        if (ids.isEmpty()) {
-            return;
-        }
-        BatchSql.update(entityManager, "delete from consume_report where id in (" + BatchSql.parameters(ids.size())
-                + ")", ids);
     }
 
     /**
@@ -275,7 +421,7 @@ public class ConsumeReportRelay {
         stored.get(config.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** What one relay transaction did. */
-    private record Batch(int fetched, int sent, boolean stopped) {
+    /** What one sweep transaction did; {@code lastId} is the highest id it fetched. */
+    private record Batch(int fetched, int sent, boolean stopped, long lastId) {
     }
 }

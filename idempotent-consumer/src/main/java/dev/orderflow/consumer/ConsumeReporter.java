@@ -29,7 +29,8 @@ import dev.orderflow.sql.BatchSql;
  * <li>DEAD_LETTERED: observes {@link ConsumeFailed} for permanent failures (format, business), in
  * the transaction of the consume_failure row.</li>
  * </ul>
- * After each commit it wakes the {@link ConsumeReportRelay}, which sends the rows.
+ * After each commit it hands the committed rows to the {@link ConsumeReportRelay}, which sends
+ * them from memory and deletes them (the rows are what makes the report survive a crash).
  *
  * <p>Not reported here: messages dead-lettered because their retries ran out (class
  * {@code system}). The connector decides that on the last failed attempt, outside the pipeline;
@@ -124,17 +125,20 @@ public class ConsumeReporter {
     }
 
     /**
-     * Inserts the rows into the outbox in one statement, in the current transaction, and wakes the
-     * relay after it commits.
+     * Inserts the rows into the outbox in one statement, in the current transaction, and hands them
+     * to the relay after it commits.
      */
     void writeAll(List<PendingReport> rows) {
         if (rows.isEmpty()) {
             return;
         }
-        BatchSql.insert(entityManager, "consume_report",
+        List<Long> ids = BatchSql.insertReturningIds(entityManager, "consume_report",
                 List.of("consumer_group", "message_key", "report_key", "consumer", "outcome", "body", "created_at"),
                 rows.stream().<List<?>> map(row -> List.of(row.consumerGroup, row.messageKey, row.reportKey,
-                        row.consumer, row.outcome, row.body, row.createdAt)).toList());
+                        row.consumer, row.outcome, row.body, row.createdAt)).toList(), "id");
+        for (int i = 0; i < rows.size(); i++) {
+            rows.get(i).id = ids.get(i);
+        }
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {
@@ -144,7 +148,7 @@ public class ConsumeReporter {
             @Override
             public void afterCompletion(int status) {
                 if (status == Status.STATUS_COMMITTED) {
-                    relay.wakeUp();
+                    relay.committed(rows);
                 }
             }
         });

@@ -48,8 +48,10 @@ public interface IdempotentConsumerConfig {
         boolean relayEnabled();
 
         /**
-         * How often the relay sweeps for rows it was not woken up for (written just before a
-         * crash or restart, or left by a failed send). After each commit it is woken at once.
+         * How often the relay sweeps the outbox for rows nobody handed over to it (written just
+         * before a crash or restart, left by a failed send, or written by an instance that does
+         * not relay); a sweep takes the rows older than this. The rows of this instance's commits
+         * are handed over and sent at once.
          */
         @WithDefault("PT1S")
         Duration sweepInterval();
