@@ -59,6 +59,20 @@ public final class BatchSql {
     }
 
     /**
+     * Like {@link #insert(EntityManager, String, List, List)}, on {@code connection}: for work that
+     * needs no Hibernate session, on a connection of the datasource (enlisted in the caller's JTA
+     * transaction when one is active).
+     */
+    public static void insert(Connection connection, String table, List<String> columns, List<List<?>> rows)
+            throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Statement insert = insertStatement(table, columns, rows, "");
+        update(connection, insert.sql(), insert.parameters());
+    }
+
+    /**
      * Like {@link #insert}, but a row whose key exists is left as it is ({@code ON DUPLICATE KEY
      * UPDATE key = key}). Either way the statement holds every named row's exclusive lock until
      * commit: the way to create-if-missing and lock rows in one statement.
