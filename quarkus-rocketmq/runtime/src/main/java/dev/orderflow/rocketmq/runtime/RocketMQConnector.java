@@ -89,6 +89,10 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
         description = "Where a new consumer group starts: `last` or `first` offset.")
 @ConnectorAttribute(name = "pull-batch-size", type = "int", direction = INCOMING, defaultValue = "32",
         description = "Messages fetched from a queue per pull.")
+@ConnectorAttribute(name = "pull-interval", type = "long", direction = INCOMING, defaultValue = "0",
+        description = "Milliseconds a queue waits after a pull before the next one. 0 (default): at once, a pull per "
+                + "arriving message when they trickle in. A few milliseconds let messages gather, so that a busy "
+                + "group pulls less often and gets fuller batches, at the price of that much latency.")
 @ConnectorAttribute(name = "shutdown-timeout", type = "long", direction = INCOMING, defaultValue = "10000",
         description = "Milliseconds to let in-flight messages finish at shutdown. Unfinished messages are not "
                 + "acknowledged and are redelivered.")

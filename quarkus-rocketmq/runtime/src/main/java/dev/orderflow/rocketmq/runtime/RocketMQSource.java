@@ -156,6 +156,11 @@ public class RocketMQSource {
         c.setConsumeThreadMax(threads);
         c.setConsumeMessageBatchMaxSize(batch ? config.getBatchSize() : 1);
         c.setPullBatchSize(Math.max(config.getPullBatchSize(), batch ? config.getBatchSize() : 1));
+        if (config.getPullInterval() < 0) {
+            throw new IllegalArgumentException("Channel " + channel + ": pull-interval must be 0 or more milliseconds, not "
+                    + config.getPullInterval());
+        }
+        c.setPullInterval(config.getPullInterval());
         c.setMaxReconsumeTimes(maxReconsumeTimes);
         c.setSuspendCurrentQueueTimeMillis(config.getOrderlyRetryDelay());
         c.setConsumeFromWhere(switch (config.getConsumeFrom()) {
