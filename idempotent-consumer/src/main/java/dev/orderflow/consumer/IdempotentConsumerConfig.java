@@ -57,8 +57,8 @@ public interface IdempotentConsumerConfig {
         Duration sweepInterval();
 
         /**
-         * Rows taken per relay transaction; they are sent as one RocketMQ batch message (split
-         * only if their bodies came near the 4 MiB batch limit) and deleted together after SEND_OK.
+         * Reports per RocketMQ batch message (split only if their bodies came near the 4 MiB batch
+         * limit), and rows per sweep transaction; a batch's rows are deleted after its SEND_OK.
          */
         @WithDefault("100")
         int batchSize();
