@@ -201,53 +201,24 @@ public class ConsumeReportRelay {
      * Sends the rows handed over since the last round (at most ten batches' worth, so that deletes
      * keep pace under a steady stream), then deletes every sent row with one statement.
      *
-     * @throws InterruptedException when the relay is being stopped (what was sent stays until deleted by a sweep)
+     * @throws InterruptedException when the relay is being stopped (what was not sent waits for a sweep)
      */
     private void relayCommitted() throws InterruptedException {
         List<PendingReport> round = new ArrayList<>();
         for (PendingReport row; round.size() < config.batchSize() * 10 && (row = committed.poll()) != null;) {
             round.add(row);
         }
-        int start = 0;
-        try {
-            while (start < round.size()) {
-                List<PendingReport> batch = round.subList(start, Math.min(round.size(), start + config.batchSize()));
-                if (!sendAll(batch)) {
-                    break;
-                }
-                start += batch.size();
-            }
-        } finally {
-            // Not sent (failed, or stopping): the sweep takes them from the outbox.
-            round.subList(start, round.size()).forEach(row -> held.remove(row.id));
-            deleteSent();
-        }
-    }
-
-    /**
-     * Sends {@code rows} in parts under {@link #MAX_BATCH_BYTES} and records the sent ones for
-     * {@link #deleteSent()}; stops at the first failed part.
-     *
-     * @return whether every part was sent
-     */
-    private boolean sendAll(List<PendingReport> rows) throws InterruptedException {
         int sent = 0;
         try {
-            for (List<PendingReport> part : bySize(rows)) {
-                try {
-                    send(part);
-                } catch (ExecutionException | TimeoutException e) {
-                    LOG.warnf(e, "Could not send %d report(s) (outbox rows %d to %d); they stay for a later round",
-                            part.size(), part.get(0).id, part.get(part.size() - 1).id);
-                    return false;
-                }
-                part.forEach(row -> sentNotDeleted.add(row.id));
-                sent += part.size();
-            }
-            return true;
+            sent = sendInOrder(round);
         } finally {
-            // What was not sent is no longer held: the sweep sends it.
-            rows.subList(sent, rows.size()).forEach(row -> held.remove(row.id));
+            round.subList(0, sent).forEach(row -> sentNotDeleted.add(row.id));
+            // Not sent (failed, stopping, or the send threw): no longer held, the sweep takes them from the outbox.
+            round.subList(sent, round.size()).forEach(row -> held.remove(row.id));
+        }
+        deleteSent();
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException("consume report relay stopped");
         }
     }
 
@@ -263,8 +234,7 @@ public class ConsumeReportRelay {
         try (Connection connection = dataSource.getConnection()) {
             for (int from = 0; from < sentNotDeleted.size(); from += MAX_DELETE_IDS) {
                 List<Long> ids = sentNotDeleted.subList(from, Math.min(sentNotDeleted.size(), from + MAX_DELETE_IDS));
-                BatchSql.update(connection, "delete from consume_report where id in ("
-                        + BatchSql.parameters(ids.size()) + ")", ids);
+                BatchSql.update(connection, deleteByIds(ids.size()), ids);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Could not delete " + sentNotDeleted.size()
@@ -334,41 +304,56 @@ public class ConsumeReportRelay {
                     return report;
                 });
         List<PendingReport> rows = fetched.stream().filter(row -> !held.contains(row.id)).toList();
-        List<Long> sent = new ArrayList<>(rows.size());
-        boolean stopped = false;
-        for (List<PendingReport> part : bySize(rows)) {
-            try {
-                send(part);
-                part.forEach(row -> sent.add(row.id));
-            } catch (InterruptedException e) {
-                // Stopping: the unanswered part stays (it may be sent twice), what was sent before is deleted below.
-                Thread.currentThread().interrupt();
-                stopped = true;
-                break;
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.warnf(e, "Could not send %d report(s) (outbox rows %d to %d); they stay for the next sweep",
-                        part.size(), part.get(0).id, part.get(part.size() - 1).id);
-                stopped = true;
-                break;
-            }
-        }
-        if (!sent.isEmpty()) {
-            BatchSql.update(entityManager, "delete from consume_report where id in ("
-                    + BatchSql.parameters(sent.size()) + ")", sent);
+        int sent = sendInOrder(rows);
+        if (sent > 0) {
+            BatchSql.update(entityManager, deleteByIds(sent), rows.subList(0, sent).stream().map(row -> row.id).toList());
         }
         long lastId = fetched.isEmpty() ? afterId : fetched.get(fetched.size() - 1).id;
-        return new Batch(fetched.size(), sent.size(), stopped, lastId);
+        return new Batch(fetched.size(), sent, sent < rows.size(), lastId);
     }
 
-    /** The rows in id order, cut into parts whose estimated batch size stays under {@link #MAX_BATCH_BYTES}. */
-    private static List<List<PendingReport>> bySize(List<PendingReport> rows) {
+    /**
+     * Sends {@code rows} in id order, in batches of up to {@code batch-size} reports and
+     * {@link #MAX_BATCH_BYTES}, each waiting for its SEND_OK; stops at the first batch that fails
+     * (logged; its rows stay in the outbox) or at an interrupt (the flag is set again for the caller).
+     *
+     * @return how many rows, from the first, were sent
+     */
+    private int sendInOrder(List<PendingReport> rows) {
+        int sent = 0;
+        for (List<PendingReport> part : bySize(rows, config.batchSize())) {
+            try {
+                send(part);
+            } catch (InterruptedException e) {
+                // Stopping: the unanswered part stays (it may be sent twice), what was sent before is deleted.
+                Thread.currentThread().interrupt();
+                return sent;
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warnf(e, "Could not send %d report(s) (outbox rows %d to %d); they stay in the outbox",
+                        part.size(), part.get(0).id, part.get(part.size() - 1).id);
+                return sent;
+            }
+            sent += part.size();
+        }
+        return sent;
+    }
+
+    private static String deleteByIds(int count) {
+        return "delete from consume_report where id in (" + BatchSql.parameters(count) + ")";
+    }
+
+    /**
+     * The rows in id order, cut into parts of at most {@code maxRows} whose estimated batch size
+     * stays under {@link #MAX_BATCH_BYTES}.
+     */
+    private static List<List<PendingReport>> bySize(List<PendingReport> rows, int maxRows) {
         List<List<PendingReport>> parts = new ArrayList<>();
         List<PendingReport> part = new ArrayList<>();
         long bytes = 0;
         for (PendingReport row : rows) {
             long size = utf8Length(row.body) + utf8Length(row.reportKey) + utf8Length(row.consumer)
                     + MESSAGE_OVERHEAD_BYTES;
-            if (!part.isEmpty() && bytes + size > MAX_BATCH_BYTES) {
+            if (!part.isEmpty() && (part.size() == maxRows || bytes + size > MAX_BATCH_BYTES)) {
                 parts.add(part);
                 part = new ArrayList<>();
                 bytes = 0;
