@@ -148,8 +148,9 @@ public class OrderService {
      * The order and its lines in one plain-JDBC INSERT each, in the current transaction, on a
      * datasource connection (enlisted in it). Through Hibernate each line was an INSERT of its own
      * (the table generates their ids) and the entities cost a fifth of the service's CPU under load
-     * (docs/performance.md, step 4); the Hibernate session alone, opened and flushed for every order,
-     * was a tenth (step 5).
+     * (docs/performance.md, step 4). Without a Hibernate session no session is opened and flushed
+     * per order (Hibernate was in a tenth of the samples in step 5's profile, though leaving it out
+     * made no difference measurable above the runs' noise).
      */
     private void insert(Order order) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
