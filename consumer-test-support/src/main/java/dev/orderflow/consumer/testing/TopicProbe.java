@@ -80,6 +80,16 @@ public final class TopicProbe {
         return received.stream().filter(r -> r.keys() != null && r.keys().startsWith(prefix)).toList();
     }
 
+    /** Messages whose body mentions {@code text} (e.g. a test's unique customer id). */
+    public List<Received> mentioning(String text) {
+        return received.stream().filter(r -> r.body().contains(text)).toList();
+    }
+
+    /** The distinct KEYS of every message received so far. */
+    public java.util.Set<String> keys() {
+        return received.stream().map(Received::keys).collect(java.util.stream.Collectors.toSet());
+    }
+
     /** Everything received so far. */
     public List<Received> all() {
         return List.copyOf(received);

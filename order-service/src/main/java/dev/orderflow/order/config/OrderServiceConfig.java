@@ -19,6 +19,9 @@ public interface OrderServiceConfig {
     /** Transactional messaging. */
     Messaging messaging();
 
+    /** The access records sent to {@code access_log_topic} (at-most-once, see {@code AccessLogPublisher}). */
+    AccessLog accessLog();
+
     /** Test-only fault injection (used by the fault-tests module); every setting is off by default. */
     FaultInjection faultInjection();
 
@@ -60,6 +63,16 @@ public interface OrderServiceConfig {
         /** Seconds in the {@code Retry-After} header of a 503 (broker or database unavailable). */
         @WithDefault("5")
         int retryAfterSeconds();
+    }
+
+    interface AccessLog {
+        /** Most records waiting for the next batch; a record that finds the queue full is dropped and counted. */
+        @WithDefault("10000")
+        int queueSize();
+
+        /** Most records in one batch (one broker request); about 250 bytes each. */
+        @WithDefault("256")
+        int batchSize();
     }
 
     interface FaultInjection {

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.OrderDatabase;
-import dev.orderflow.order.OrderTopicProbe;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventType;
@@ -69,7 +69,7 @@ class OrderMessagingTest {
                 .contentType("application/problem+json");
 
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isZero();
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         // Longer than the check-back window (5 s in tests) plus the broker's check interval.
         await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(15))
                 .until(() -> probe.mentioning(customerId).isEmpty());
@@ -81,7 +81,7 @@ class OrderMessagingTest {
 
         sendHalfMessageThenDie(orderId);
 
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         await().atMost(Duration.ofSeconds(60)).until(() -> !probe.withKey(orderId + ":create").isEmpty());
         assertThat(probe.withKey(orderId + ":create")).hasSize(1);
     }
@@ -92,7 +92,7 @@ class OrderMessagingTest {
 
         sendHalfMessageThenDie(orderId);
 
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         // UNKNOWN for 5 s, then ROLLBACK: it must never become visible.
         await().during(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(25))
                 .until(() -> probe.withKey(orderId + ":create").isEmpty());
@@ -107,7 +107,7 @@ class OrderMessagingTest {
         OrderEvent event = OrderEvent.of(OrderEventType.CREATE, orderId, "C-CHECK", "+819012345678",
                 List.of(new OrderItem("SKU-1", 1, new BigDecimal("1.00"))), Instant.now().truncatedTo(ChronoUnit.MILLIS));
         TransactionMQProducer dying = new TransactionMQProducer("order_service_tx");
-        dying.setNamesrvAddr(OrderTopicProbe.nameServer());
+        dying.setNamesrvAddr(TopicProbe.nameServer());
         dying.setInstanceName("dying-order-service-" + UUID.randomUUID());
         dying.setTransactionListener(new TransactionListener() {
             @Override

@@ -11,7 +11,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import dev.orderflow.order.OrderTopicProbe;
+import dev.orderflow.consumer.testing.TopicProbe;
+import dev.orderflow.order.events.OrderMessaging;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -49,7 +50,7 @@ class DatabaseDownTest {
                 .header("Retry-After", notNullValue())
                 .body("status", equalTo(503));
 
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(12))
                 .until(() -> probe.mentioning(customerId).isEmpty());
     }

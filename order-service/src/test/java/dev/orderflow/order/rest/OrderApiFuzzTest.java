@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.OrderDatabase;
-import dev.orderflow.order.OrderTopicProbe;
+import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.rest.fuzz.FuzzCase;
 import dev.orderflow.rest.fuzz.FuzzCorpus;
 import dev.orderflow.rest.fuzz.FuzzRun;
@@ -76,21 +77,21 @@ class OrderApiFuzzTest {
                 List.of("", " ", "\t", "x".repeat(65), "x".repeat(3_000)), PROBLEM));
 
         String before = createOrder("FUZZ-BEFORE-" + UUID.randomUUID());
-        await().atMost(Duration.ofSeconds(30)).until(() -> !OrderTopicProbe.get().withKey(before + ":create").isEmpty());
+        await().atMost(Duration.ofSeconds(30)).until(() -> !TopicProbe.of(OrderMessaging.TOPIC).withKey(before + ":create").isEmpty());
         long orders = OrderDatabase.count("select count(*) from orders");
         long lines = OrderDatabase.count("select count(*) from order_items");
-        Set<String> keys = new HashSet<>(OrderTopicProbe.get().keys());
+        Set<String> keys = new HashSet<>(TopicProbe.of(OrderMessaging.TOPIC).keys());
 
         FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10))).send(cases);
 
         // A sentinel order sent after the fuzz inputs: once its message is visible, a message of
         // any accepted fuzz input (committed before it) would be visible too.
         String after = createOrder("FUZZ-AFTER-" + UUID.randomUUID());
-        await().atMost(Duration.ofSeconds(30)).until(() -> !OrderTopicProbe.get().withKey(after + ":create").isEmpty());
+        await().atMost(Duration.ofSeconds(30)).until(() -> !TopicProbe.of(OrderMessaging.TOPIC).withKey(after + ":create").isEmpty());
         run.printAndVerify();
         assertThat(OrderDatabase.count("select count(*) from orders")).isEqualTo(orders + 1);
         assertThat(OrderDatabase.count("select count(*) from order_items")).isEqualTo(lines + 1);
-        Set<String> newKeys = new HashSet<>(OrderTopicProbe.get().keys());
+        Set<String> newKeys = new HashSet<>(TopicProbe.of(OrderMessaging.TOPIC).keys());
         newKeys.removeAll(keys);
         assertThat(newKeys).containsExactly(after + ":create");
         assertThat(run.tallies().get("POST /orders").inputs()).isGreaterThanOrEqualTo(1_000);
@@ -150,7 +151,7 @@ class OrderApiFuzzTest {
         System.out.println("FUZZ endpoint=POST /orders (slow clients) inputs=" + inputs);
         assertThat(inputs).isEqualTo(290);
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isZero();
-        assertThat(OrderTopicProbe.get().mentioning(customerId)).isEmpty();
+        assertThat(TopicProbe.of(OrderMessaging.TOPIC).mentioning(customerId)).isEmpty();
     }
 
     /** A 2xx answer to a free-text input: the order (or listing) holds exactly the text that was sent. */

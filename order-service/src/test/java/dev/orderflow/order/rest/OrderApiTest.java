@@ -18,18 +18,19 @@ import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.OrderDatabase;
-import dev.orderflow.order.OrderTopicProbe;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderMessaging;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
 /**
  * The order API end to end: REST Assured against the running app, the real MariaDB
  * (orderflow_order_test) and the in-process RocketMQ broker; messages observed by a plain
- * RocketMQ consumer on order_topic ({@link OrderTopicProbe}).
+ * RocketMQ consumer on order_topic ({@link TopicProbe}).
  */
 @QuarkusTest
 class OrderApiTest {
@@ -76,11 +77,11 @@ class OrderApiTest {
         assertThat(OrderDatabase.count("select count(*) from orders where id = ? and amount = 25.00", orderId)).isEqualTo(1);
 
         String key = orderId + ":create";
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         await().atMost(DELIVERY).until(() -> !probe.withKey(key).isEmpty());
         // Stays exactly one (no second commit, no duplicate from a check-back).
         await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> probe.withKey(key).size() == 1);
-        OrderTopicProbe.Received message = probe.withKey(key).get(0);
+        TopicProbe.Received message = probe.withKey(key).get(0);
         assertThat(message.tags()).isEqualTo("create");
         OrderEvent event = OrderEventParser.parse(message.body());
         assertThat(event.eventType()).isEqualTo(OrderEventType.CREATE);
@@ -108,7 +109,7 @@ class OrderApiTest {
         post(body(customerId, "SKU-2", 4, "1.10"), idempotencyKey).then()
                 .statusCode(422).contentType("application/problem+json");
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         await().atMost(DELIVERY).until(() -> !probe.mentioning(customerId).isEmpty());
         await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
                 .until(() -> probe.mentioning(customerId).size() == 1);
@@ -131,7 +132,7 @@ class OrderApiTest {
             pool.shutdownNow();
         }
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         await().atMost(DELIVERY).until(() -> !probe.mentioning(customerId).isEmpty());
         await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
                 .until(() -> probe.mentioning(customerId).size() == 1);
@@ -148,11 +149,11 @@ class OrderApiTest {
         given().post("/orders/" + orderId + "/cancel").then().statusCode(409).contentType("application/problem+json");
         given().get("/orders/" + orderId).then().statusCode(200).body("status", equalTo("CANCELLED"));
 
-        OrderTopicProbe probe = OrderTopicProbe.get();
+        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
         String cancelKey = orderId + ":cancel";
         await().atMost(DELIVERY).until(() -> !probe.withKey(cancelKey).isEmpty());
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> probe.withKey(cancelKey).size() == 1);
-        OrderTopicProbe.Received cancel = probe.withKey(cancelKey).get(0);
+        TopicProbe.Received cancel = probe.withKey(cancelKey).get(0);
         assertThat(cancel.tags()).isEqualTo("cancel");
         assertThat(OrderEventParser.parse(cancel.body()).eventType()).isEqualTo(OrderEventType.CANCEL);
     }
