@@ -73,6 +73,10 @@ public interface OrderServiceConfig {
         /** Most records in one batch (one broker request); about 250 bytes each. */
         @WithDefault("256")
         int batchSize();
+
+        /** How often the queued records are sent (the longest a record waits while the broker keeps up). */
+        @WithDefault("PT0.1S")
+        Duration flushInterval();
     }
 
     interface FaultInjection {

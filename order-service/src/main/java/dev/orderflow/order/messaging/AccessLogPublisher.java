@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.annotation.PreDestroy;
@@ -33,12 +36,12 @@ import io.quarkus.runtime.Startup;
  * Sends one access record per HTTP request to {@code access_log_topic}, in batches.
  *
  * <p>At-most-once on purpose: access records are for analytics, and a request must never wait for
- * or fail because of them. A record joins a bounded in-memory queue and the request goes on. One
- * batch is in flight at a time: when it is answered, everything that queued meanwhile (up to
- * {@code order-service.access-log.batch-size}) goes out as the next batch, one broker request for
- * many records. So an idle service sends each record at once, and a busy one sends one request per
- * broker round trip instead of one per HTTP request. A full queue, a failed send and the records
- * still queued at shutdown are dropped and counted in {@code orders_access_log_dropped_total}.
+ * or fail because of them. A request only serialises its record and puts it in a bounded in-memory
+ * queue. A flusher thread sends what is queued every {@code order-service.access-log.flush-interval}
+ * as one batch (one broker request for up to {@code batch-size} records), one batch in flight at a
+ * time; while more than a batch is waiting, the next batch follows as soon as the previous one is
+ * answered. A full queue, a failed batch and records that could not be sent at shutdown are dropped
+ * and counted in {@code orders_access_log_dropped_total}.
  */
 @ApplicationScoped
 @Startup // registers orders_access_log_dropped_total at start, so it reads 0 before the first request
@@ -56,14 +59,16 @@ public class AccessLogPublisher {
     private final BlockingQueue<String> queued;
     private final int batchSize;
     private final AtomicBoolean batchInFlight = new AtomicBoolean();
+    private final ScheduledExecutorService flusher;
 
     @Inject
     public AccessLogPublisher(@Channel(ACCESS_LOG_CHANNEL) Emitter<Object> emitter, ObjectMapper objectMapper,
             MeterRegistry registry, OrderServiceConfig config) {
         OrderServiceConfig.AccessLog settings = config.accessLog();
-        if (settings.queueSize() < 1 || settings.batchSize() < 1) {
-            throw new IllegalArgumentException("order-service.access-log.queue-size and .batch-size must be at least 1, not "
-                    + settings.queueSize() + " and " + settings.batchSize());
+        if (settings.queueSize() < 1 || settings.batchSize() < 1 || settings.flushInterval().toMillis() < 1) {
+            throw new IllegalArgumentException("order-service.access-log: queue-size and batch-size must be at least 1"
+                    + " and flush-interval at least 1 ms, not " + settings.queueSize() + ", " + settings.batchSize() + " and "
+                    + settings.flushInterval());
         }
         this.emitter = emitter;
         this.objectMapper = objectMapper;
@@ -72,9 +77,16 @@ public class AccessLogPublisher {
         this.dropped = Counter.builder("orders.access_log.dropped")
                 .description("Access records not stored by the broker (at-most-once by design)")
                 .register(registry);
+        this.flusher = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "access-log-flusher");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long intervalMs = settings.flushInterval().toMillis();
+        flusher.scheduleWithFixedDelay(this::flush, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     }
 
-    /** Queues the record for the next batch; never throws, never blocks the request. */
+    /** Queues the record for the next batch; never throws, never blocks the request, never sends. */
     public void publish(AccessRecord record) {
         String json;
         try {
@@ -88,12 +100,19 @@ public class AccessLogPublisher {
         if (!queued.offer(json)) {
             dropped.increment();
             LOG.debugf("Access record dropped, the queue is full: %s %s", record.method(), record.path());
-            return;
         }
-        sendQueued();
     }
 
-    /** Sends what is queued as one batch unless a batch is in flight (its answer calls this again). */
+    /** The flusher's tick; an exception would end the schedule, so it is logged instead. */
+    private void flush() {
+        try {
+            sendQueued();
+        } catch (RuntimeException e) {
+            LOG.warn("Sending access records failed; trying again at the next tick", e);
+        }
+    }
+
+    /** Sends what is queued as one batch unless a batch is in flight. */
     private void sendQueued() {
         while (!queued.isEmpty() && batchInFlight.compareAndSet(false, true)) {
             List<String> batch = new ArrayList<>(Math.min(batchSize, queued.size()));
@@ -124,18 +143,27 @@ public class AccessLogPublisher {
             LOG.debugf(failure, "%d access records lost", records);
         }
         batchInFlight.set(false);
-        sendQueued();
+        if (queued.size() >= batchSize) {
+            sendQueued(); // a backlog: the next full batch at once rather than at the next tick
+        }
         return CompletableFuture.completedFuture(null);
     }
 
-    /** Records still queued when the service stops are not sent: count them. */
+    /** Stops the flusher, hands what is queued to the channel once more, and counts what is left. */
     @PreDestroy
-    void countUnsent() {
+    void stop() {
+        flusher.shutdownNow();
+        try {
+            flusher.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sendQueued();
         List<String> unsent = new ArrayList<>();
         queued.drainTo(unsent);
         if (!unsent.isEmpty()) {
             dropped.increment(unsent.size());
-            LOG.infof("%d access records not sent at shutdown", unsent.size());
+            LOG.infof("%d access records not sent at shutdown (a batch was still in flight)", unsent.size());
         }
     }
 
