@@ -3,8 +3,10 @@ package dev.orderflow.consumer.testing;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -86,8 +88,8 @@ public final class TopicProbe {
     }
 
     /** The distinct KEYS of every message received so far. */
-    public java.util.Set<String> keys() {
-        return received.stream().map(Received::keys).collect(java.util.stream.Collectors.toSet());
+    public Set<String> keys() {
+        return received.stream().map(Received::keys).collect(Collectors.toSet());
     }
 
     /** Everything received so far. */

@@ -52,6 +52,8 @@ public class AccessLogPublisher {
 
     private static final Logger LOG = Logger.getLogger(AccessLogPublisher.class);
     private static final OutgoingRocketMQMetadata NO_SETTINGS = OutgoingRocketMQMetadata.builder().build();
+    /** A batch stops growing past this many characters (about 1 MiB: the records are mostly ASCII). */
+    private static final long BATCH_CHARS = 1 << 20;
 
     private final Emitter<Object> emitter;
     private final ObjectMapper objectMapper;
@@ -103,8 +105,8 @@ public class AccessLogPublisher {
         }
     }
 
-    /** The flusher's tick; an exception would end the schedule, so it is logged instead. */
-    private void flush() {
+    /** The flusher's tick (package-private for the unit test); an exception would end the schedule, so it is logged. */
+    void flush() {
         try {
             sendQueued();
         } catch (RuntimeException e) {
@@ -115,8 +117,7 @@ public class AccessLogPublisher {
     /** Sends what is queued as one batch unless a batch is in flight. */
     private void sendQueued() {
         while (!queued.isEmpty() && batchInFlight.compareAndSet(false, true)) {
-            List<String> batch = new ArrayList<>(Math.min(batchSize, queued.size()));
-            queued.drainTo(batch, batchSize);
+            List<String> batch = nextBatch();
             if (batch.isEmpty()) {
                 batchInFlight.set(false);
                 continue; // another thread took them; look again in case more came meanwhile
@@ -135,6 +136,21 @@ public class AccessLogPublisher {
             }
             return;
         }
+    }
+
+    /**
+     * Up to {@code batch-size} queued records, and not many more than {@link #BATCH_CHARS} characters: the
+     * client refuses a batch over 4 MiB as a whole, and a record can hold a long path and header.
+     */
+    private List<String> nextBatch() {
+        List<String> batch = new ArrayList<>(Math.min(batchSize, queued.size()));
+        long chars = 0;
+        String record;
+        while (batch.size() < batchSize && chars < BATCH_CHARS && (record = queued.poll()) != null) {
+            batch.add(record);
+            chars += record.length();
+        }
+        return batch;
     }
 
     private CompletableFuture<Void> answered(Throwable failure, int records) {
