@@ -69,4 +69,27 @@ public interface RocketMQTransactions {
      *                                               as is; the message will never be visible
      */
     <T> T execute(String channel, Message<?> message, Callable<T> localWork);
+
+    /**
+     * Like {@link #execute}, for local work that commits its changes itself, outside JTA: for
+     * example a group commit, where one database transaction holds the rows of several concurrent
+     * messages. Sends the half message, then calls {@code committingWork} on the calling thread,
+     * then commits the message if it returned (its changes must be committed by then) and rolls it
+     * back if it threw. When the work cannot tell whether its commit took effect (the connection
+     * dropped during commit), it throws {@link RocketMQTransactionUnknownException}: the half
+     * message is left to the check-back, which must then find the committed changes, if any.
+     *
+     * <p>No JTA transaction is begun; an active one on the calling thread is not involved.
+     *
+     * @return what {@code committingWork} returned
+     * @throws IllegalArgumentException              as for {@link #execute}
+     * @throws RocketMQSendException                 when the half message could not be stored
+     *                                               ({@code committingWork} did not run)
+     * @throws RocketMQTransactionUnknownException   when the work threw it (its cause kept), or the
+     *                                               producer did not run the work
+     * @throws RocketMQTransactionRolledBackException when the work threw a checked exception (the cause)
+     * @throws RuntimeException                      any other unchecked exception of the work, as is;
+     *                                               the message will never be visible
+     */
+    <T> T executeCommitting(String channel, Message<?> message, Callable<T> committingWork);
 }

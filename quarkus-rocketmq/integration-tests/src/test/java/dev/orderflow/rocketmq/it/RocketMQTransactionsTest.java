@@ -33,6 +33,7 @@ import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.RocketMQSendException;
 import dev.orderflow.rocketmq.RocketMQTransactionRolledBackException;
+import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import dev.orderflow.rocketmq.RocketMQTransactions;
 import dev.orderflow.rocketmq.TransactionResolution;
 import io.micrometer.core.instrument.Counter;
@@ -178,6 +179,53 @@ class RocketMQTransactionsTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(channels.receivedWithKey(key))
                 .singleElement().satisfies(r -> assertThat(r.tag()).isEqualTo("wired")));
         assertThat(channels.receivedWithKey(emittedKey)).isEmpty();
+    }
+
+    /** Work that commits by itself (a group commit, say): returned → visible once; threw → never. */
+    @Test
+    void selfCommittingWorkCommitsOrRollsBackTheMessageByItsOutcome() {
+        String committedKey = key("self-commit");
+        String failedKey = key("self-failed");
+        double commitsBefore = transactionCount("commit");
+        double rollbacksBefore = transactionCount("rollback");
+
+        String result = transactions.executeCommitting(CHANNEL, message("order " + committedKey, committedKey), () -> {
+            channels.insertRecord(committedKey, "self");
+            return "stored " + committedKey;
+        });
+        IllegalStateException rejected = new IllegalStateException("insert refused");
+        assertThatThrownBy(() -> transactions.executeCommitting(CHANNEL, message("x", failedKey), () -> {
+            throw rejected;
+        })).isSameAs(rejected);
+
+        assertThat(result).isEqualTo("stored " + committedKey);
+        assertThat(transactionCount("commit")).isEqualTo(commitsBefore + 1);
+        assertThat(transactionCount("rollback")).isEqualTo(rollbacksBefore + 1);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(channels.receivedWithKey(committedKey))
+                .singleElement().satisfies(r -> assertThat(r.payload()).isEqualTo("order " + committedKey)));
+        await().during(NEVER_VISIBLE_WAIT).atMost(NEVER_VISIBLE_WAIT.plusSeconds(2))
+                .until(() -> channels.receivedWithKey(failedKey).isEmpty()
+                        && channels.receivedWithKey(committedKey).size() == 1);
+    }
+
+    /**
+     * Work that committed its row but could not tell (it throws the unknown exception): the half
+     * message stays pending, the caller hears "unknown", and the check-back finds the row.
+     */
+    @Test
+    void selfCommittingWorkWithAnUnclearCommitIsLeftToTheCheckBack() {
+        String key = key("self-unknown");
+        IllegalStateException dropped = new IllegalStateException("connection dropped during commit");
+
+        assertThatThrownBy(() -> transactions.executeCommitting(CHANNEL, message("unclear " + key, key), () -> {
+            channels.insertRecord(key, "unclear");
+            throw new RocketMQTransactionUnknownException("commit unclear", dropped);
+        })).isInstanceOf(RocketMQTransactionUnknownException.class)
+                .hasRootCause(dropped);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(channels.receivedWithKey(key))
+                .singleElement().satisfies(r -> assertThat(r.payload()).isEqualTo("unclear " + key)));
+        assertThat(checker.answersFor(key)).contains(TransactionResolution.COMMIT);
     }
 
     /**

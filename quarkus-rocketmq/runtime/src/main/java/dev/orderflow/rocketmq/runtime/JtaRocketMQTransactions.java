@@ -27,7 +27,9 @@ import dev.orderflow.rocketmq.RocketMQTransactions;
  * {@link RocketMQTransactions} with the local work in a JTA transaction of the application's
  * transaction manager (Narayana), begun and ended here on the calling thread so that the outcome
  * of the commit itself is known: committed → COMMIT, rolled back → ROLLBACK, anything else
- * (heuristic mix, a system error during commit) → UNKNOWN, left to the check-back.
+ * (heuristic mix, a system error during commit) → UNKNOWN, left to the check-back. Work that
+ * commits by itself ({@link #executeCommitting}) reports the same three outcomes by returning,
+ * throwing, or throwing {@link RocketMQTransactionUnknownException}.
  */
 @ApplicationScoped
 public class JtaRocketMQTransactions implements RocketMQTransactions {
@@ -45,19 +47,29 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
 
     @Override
     public <T> T execute(String channel, Message<?> message, Callable<T> localWork) {
+        Objects.requireNonNull(localWork, "localWork");
+        requireNoActiveTransaction(channel);
+        return send(channel, message, new JtaLocalTransaction<>(localWork));
+    }
+
+    @Override
+    public <T> T executeCommitting(String channel, Message<?> message, Callable<T> committingWork) {
+        Objects.requireNonNull(committingWork, "committingWork");
+        return send(channel, message, new SelfCommittingLocalTransaction<>(committingWork));
+    }
+
+    /** Sends the half message, lets the producer run {@code local}, and reports its outcome. */
+    private <T> T send(String channel, Message<?> message, RecordedLocalTransaction<T> local) {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(message, "message");
-        Objects.requireNonNull(localWork, "localWork");
         if (message.getMetadata(OutgoingRocketMQBatchMetadata.class).isPresent()) {
             // RocketMQ's half messages are single messages: a batch cannot be sent transactionally.
             throw new IllegalArgumentException("Channel " + channel + ": RocketMQ cannot send a batch as a "
                     + "transactional (half) message; send its elements in separate transactions");
         }
-        requireNoActiveTransaction(channel);
         TransactionalChannel transactional = channels.channel(channel);
         org.apache.rocketmq.common.message.Message msg = RocketMQMessages.toRocketMQ(message, transactional.topic(),
                 transactional.defaultTag(), objectMapper);
-        JtaLocalTransaction<T> local = new JtaLocalTransaction<>(localWork);
         LocalTransactionState state = transactional.send(msg, local);
         return switch (local.outcome) {
             case COMMITTED -> local.result;
@@ -101,13 +113,36 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
         NOT_RUN, COMMITTED, ROLLED_BACK, UNKNOWN
     }
 
-    /** Runs the work in a new JTA transaction and records what happened, for the caller to report. */
-    private final class JtaLocalTransaction<T> implements LocalTransaction {
+    /** The outcome of one local transaction, recorded for the caller to report. */
+    private abstract static class RecordedLocalTransaction<T> implements LocalTransaction {
+
+        Outcome outcome = Outcome.NOT_RUN;
+        T result;
+        Throwable failure;
+
+        LocalTransactionState committed(T value) {
+            result = value;
+            outcome = Outcome.COMMITTED;
+            return LocalTransactionState.COMMIT_MESSAGE;
+        }
+
+        LocalTransactionState rolledBack(Throwable cause) {
+            failure = cause;
+            outcome = Outcome.ROLLED_BACK;
+            return LocalTransactionState.ROLLBACK_MESSAGE;
+        }
+
+        LocalTransactionState unknown(Throwable cause) {
+            failure = cause;
+            outcome = Outcome.UNKNOWN;
+            return LocalTransactionState.UNKNOW;
+        }
+    }
+
+    /** Runs the work in a new JTA transaction. */
+    private final class JtaLocalTransaction<T> extends RecordedLocalTransaction<T> {
 
         private final Callable<T> work;
-        private Outcome outcome = Outcome.NOT_RUN;
-        private T result;
-        private Throwable failure;
 
         JtaLocalTransaction(Callable<T> work) {
             this.work = work;
@@ -120,30 +155,22 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
             } catch (Exception e) {
                 return rolledBack(e);
             }
+            T value;
             try {
-                result = work.call();
+                value = work.call();
             } catch (Throwable t) {
                 rollbackAfter(t);
                 return rolledBack(t);
             }
             try {
                 transactionManager.commit();
-                outcome = Outcome.COMMITTED;
-                return LocalTransactionState.COMMIT_MESSAGE;
+                return committed(value);
             } catch (RollbackException | HeuristicRollbackException e) {
                 return rolledBack(e);
             } catch (HeuristicMixedException | SystemException | RuntimeException e) {
                 LOG.warnf(e, "Commit of a local transaction ended unclearly; its half message is left to the check-back");
-                failure = e;
-                outcome = Outcome.UNKNOWN;
-                return LocalTransactionState.UNKNOW;
+                return unknown(e);
             }
-        }
-
-        private LocalTransactionState rolledBack(Throwable cause) {
-            failure = cause;
-            outcome = Outcome.ROLLED_BACK;
-            return LocalTransactionState.ROLLBACK_MESSAGE;
         }
 
         private void rollbackAfter(Throwable cause) {
@@ -153,6 +180,27 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
                 // Not committed either way (the transaction times out); the message is rolled back.
                 cause.addSuppressed(e);
                 LOG.warnf(e, "Rollback after a failed local work failed");
+            }
+        }
+    }
+
+    /** Runs work that commits by itself: returned → committed, threw unknown → unknown, threw → rolled back. */
+    private static final class SelfCommittingLocalTransaction<T> extends RecordedLocalTransaction<T> {
+
+        private final Callable<T> work;
+
+        SelfCommittingLocalTransaction(Callable<T> work) {
+            this.work = work;
+        }
+
+        @Override
+        public LocalTransactionState run() {
+            try {
+                return committed(work.call());
+            } catch (RocketMQTransactionUnknownException e) {
+                return unknown(e);
+            } catch (Throwable t) {
+                return rolledBack(t);
             }
         }
     }
