@@ -22,6 +22,9 @@ public interface OrderServiceConfig {
     /** The access records sent to {@code access_log_topic} (at-most-once, see {@code AccessLogPublisher}). */
     AccessLog accessLog();
 
+    /** Group commit of new orders (see {@code OrderGroupCommit}). */
+    GroupCommit groupCommit();
+
     /** Test-only fault injection (used by the fault-tests module); every setting is off by default. */
     FaultInjection faultInjection();
 
@@ -79,10 +82,19 @@ public interface OrderServiceConfig {
         Duration flushInterval();
     }
 
+    interface GroupCommit {
+        /**
+         * Most orders committed in one database transaction. The creates waiting when a commit ends
+         * form the next group (none waits for a group to fill); 1 commits each order alone.
+         */
+        @WithDefault("64")
+        int maxOrders();
+    }
+
     interface FaultInjection {
         /**
-         * Pause inside the local transaction of a create, after the INSERT was flushed and before
-         * the transaction commits: widens the window in which a crash leaves a half message whose
+         * Pause inside the local transaction of a create, after the INSERT and before the commit
+         * (of the order's whole group, which waits with it): widens the window in which a crash leaves a half message whose
          * order row never committed, so a fault test can {@code kill -9} the service inside it.
          * {@code PT0S} (the default) means no pause; never set it in production.
          */

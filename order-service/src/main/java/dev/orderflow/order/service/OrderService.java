@@ -1,23 +1,17 @@
 package dev.orderflow.order.service;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import javax.sql.DataSource;
-
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
-import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.domain.Order;
 import dev.orderflow.order.domain.OrderIds;
 import dev.orderflow.order.domain.OrderLine;
@@ -29,7 +23,6 @@ import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import dev.orderflow.rocketmq.RocketMQTransactions;
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -37,6 +30,8 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * visible: each change runs as the local transaction of a transactional message on
  * {@link #ORDER_EVENTS_CHANNEL} (half message first, then the INSERT/UPDATE, then commit or
  * rollback of the message; a crash in between is settled by {@code OrderTransactionChecker}).
+ * A create's rows are committed by {@link OrderGroupCommit}, together with those of the creates
+ * running at the same time; a cancel runs in a JTA transaction of its own.
  *
  * <p>Called without an active transaction (REST worker threads): every database access here
  * opens its own.
@@ -52,16 +47,13 @@ public class OrderService {
 
     private final RocketMQTransactions transactions;
     private final OrderIds orderIds;
-    private final Duration delayAfterInsert;
-    private final DataSource dataSource;
+    private final OrderGroupCommit groupCommit;
 
     @Inject
-    public OrderService(RocketMQTransactions transactions, OrderIds orderIds, OrderServiceConfig config,
-            DataSource dataSource) {
+    public OrderService(RocketMQTransactions transactions, OrderIds orderIds, OrderGroupCommit groupCommit) {
         this.transactions = transactions;
-        this.dataSource = dataSource;
         this.orderIds = orderIds;
-        this.delayAfterInsert = config.faultInjection().delayAfterInsert();
+        this.groupCommit = groupCommit;
     }
 
     /**
@@ -89,7 +81,7 @@ public class OrderService {
         OrderEvent event = OrderEvent.of(OrderEventType.CREATE, orderId, request.customerId(), request.phone(),
                 request.items(), now);
         try {
-            OrderView created = transactions.execute(ORDER_EVENTS_CHANNEL, messageOf(event), () -> {
+            OrderView created = transactions.executeCommitting(ORDER_EVENTS_CHANNEL, messageOf(event), () -> {
                 Order order = new Order();
                 order.id = orderId;
                 order.customerId = request.customerId();
@@ -103,9 +95,8 @@ public class OrderService {
                 for (OrderItem item : request.items()) {
                     order.addItem(new OrderLine(item.sku(), item.quantity(), item.unitPrice()));
                 }
-                // Constraint violations surface here, inside localWork, so the message rolls back.
-                insert(order);
-                pauseForFaultInjection();
+                // Committed with the other creates waiting now; a refused row fails here, so the message rolls back.
+                groupCommit.insertCommitted(order);
                 return OrderView.of(order);
             });
             LOG.debugf("Created order %s (%s)", orderId, event.amount());
@@ -144,27 +135,6 @@ public class OrderService {
         }
     }
 
-    /**
-     * The order and its lines in one plain-JDBC INSERT each, in the current transaction, on a
-     * datasource connection (enlisted in it). Through Hibernate each line was an INSERT of its own
-     * (the table generates their ids) and the entities cost a fifth of the service's CPU under load
-     * (docs/performance.md, step 4). Without a Hibernate session no session is opened and flushed
-     * per order (Hibernate was in a tenth of the samples in step 5's profile, though leaving it out
-     * made no difference measurable above the runs' noise).
-     */
-    private void insert(Order order) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
-            BatchSql.insert(connection, "orders", List.of("id", "customer_id", "phone", "amount", "status",
-                    "idempotency_key", "request_hash", "created_at", "updated_at", "version"),
-                    List.of(Arrays.asList(order.id, order.customerId, order.phone, order.amount, order.status,
-                            order.idempotencyKey, order.requestHash, order.createdAt, order.updatedAt,
-                            order.version)));
-            BatchSql.insert(connection, "order_items", List.of("order_id", "line_no", "sku", "quantity",
-                    "unit_price"), order.items.stream().<List<?>> map(line -> List.of(order.id, line.lineNo, line.sku,
-                            line.quantity, line.unitPrice)).toList());
-        }
-    }
-
     /** The local work of a cancel, inside the transaction of its half message. */
     private static OrderView cancelLocked(String orderId, Instant now) {
         // Locked re-read: of two concurrent cancels only one changes the row; the other rolls
@@ -200,19 +170,6 @@ public class OrderService {
             throw new IdempotencyKeyReusedException(earlier.id());
         }
         return new CreateResult(earlier, false);
-    }
-
-    /** The test-only pause of {@code order-service.fault-injection.delay-after-insert}; nothing when zero. */
-    private void pauseForFaultInjection() {
-        if (delayAfterInsert.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(delayAfterInsert.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted during the fault-injection pause", e);
-        }
     }
 
     /** The message carrying {@code event}: tag create/cancel, KEYS {@code <orderId>:<event>}. */

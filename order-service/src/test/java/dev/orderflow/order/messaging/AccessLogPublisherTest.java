@@ -193,6 +193,11 @@ class AccessLogPublisherTest {
             }
 
             @Override
+            public GroupCommit groupCommit() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public FaultInjection faultInjection() {
                 throw new UnsupportedOperationException();
             }

@@ -41,25 +41,19 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 class OrderMessagingTest {
 
-    /** Customer ids with this prefix make the INSERT fail inside MariaDB (a trigger, see {@link #installFailingTrigger}). */
-    private static final String FAILING_CUSTOMER_PREFIX = "C-FAIL-INSERT-";
-
     @BeforeAll
     static void installFailingTrigger() {
-        OrderDatabase.execute("drop trigger if exists orders_fail_insert_for_tests");
-        OrderDatabase.execute("create trigger orders_fail_insert_for_tests before insert on orders for each row"
-                + " begin if new.customer_id like '" + FAILING_CUSTOMER_PREFIX + "%' then"
-                + " signal sqlstate '45000' set message_text = 'forced insert failure for tests'; end if; end");
+        OrderDatabase.installFailingInsertTrigger();
     }
 
     @AfterAll
     static void removeFailingTrigger() {
-        OrderDatabase.execute("drop trigger if exists orders_fail_insert_for_tests");
+        OrderDatabase.removeFailingInsertTrigger();
     }
 
     @Test
     void failedInsertNeverMakesTheMessageVisible() throws Exception {
-        String customerId = FAILING_CUSTOMER_PREFIX + UUID.randomUUID();
+        String customerId = OrderDatabase.FAILING_CUSTOMER_PREFIX + UUID.randomUUID();
 
         given().contentType("application/json")
                 .body("{\"customerId\":\"" + customerId + "\",\"phone\":\"+819012345678\","

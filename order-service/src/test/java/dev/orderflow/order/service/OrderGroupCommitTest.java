@@ -1,0 +1,353 @@
+package dev.orderflow.order.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.order.OrderDatabase;
+import dev.orderflow.order.config.OrderServiceConfig;
+import dev.orderflow.order.domain.Order;
+import dev.orderflow.order.domain.OrderIds;
+import dev.orderflow.order.domain.OrderLine;
+import dev.orderflow.order.domain.OrderStatus;
+import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * {@link OrderGroupCommit} on the real MariaDB (orderflow_order_test): orders that wait together
+ * share one transaction, a refused order fails alone, an unclear commit is reported as such, and
+ * shutdown answers every waiting create. A gate in front of the datasource holds the committer at
+ * its first connection, so the test decides which orders wait together.
+ */
+@QuarkusTest
+class OrderGroupCommitTest {
+
+    private static final Duration ANSWER = Duration.ofSeconds(20);
+
+    @Inject
+    DataSource dataSource;
+
+    @Inject
+    OrderServiceConfig config;
+
+    @Inject
+    OrderIds orderIds;
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ExecutorService creates = Executors.newCachedThreadPool();
+    private GatedDataSource gated;
+    private OrderGroupCommit groupCommit;
+
+    @BeforeAll
+    static void installFailingTrigger() {
+        OrderDatabase.installFailingInsertTrigger();
+    }
+
+    @AfterAll
+    static void removeFailingTrigger() {
+        OrderDatabase.removeFailingInsertTrigger();
+    }
+
+    @BeforeEach
+    void start() {
+        gated = new GatedDataSource(dataSource);
+        groupCommit = new OrderGroupCommit(gated, config, registry);
+    }
+
+    @AfterEach
+    void stop() {
+        gated.open();
+        groupCommit.stop();
+        creates.shutdownNow();
+    }
+
+    @Test
+    void ordersThatWaitTogetherAreCommittedInOneTransaction() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        Future<Void> first = create(order(customerId, null));
+        gated.awaitCommitterAtGate();
+        List<Future<Void>> together = IntStream.range(0, 10).mapToObj(i -> create(order(customerId, null))).toList();
+        await().atMost(ANSWER).until(() -> groupCommit.waiting() == 10);
+
+        gated.open();
+        first.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        for (Future<Void> create : together) {
+            create.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(11);
+        assertThat(linesOfCustomer(customerId)).isEqualTo(22);
+        DistributionSummary groups = registry.get("orders.group_commit.orders").summary();
+        assertThat(groups.count()).as("commits").isEqualTo(2);
+        assertThat(groups.totalAmount()).as("orders committed").isEqualTo(11);
+        assertThat(groups.max()).isEqualTo(10);
+        assertThat(gated.connectionsTaken()).isEqualTo(2);
+    }
+
+    @Test
+    void aRefusedOrderFailsAloneAndTheRestOfItsGroupIsCommitted() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        String refusedCustomerId = OrderDatabase.FAILING_CUSTOMER_PREFIX + UUID.randomUUID();
+        Future<Void> first = create(order(customerId, null));
+        gated.awaitCommitterAtGate();
+        List<Future<Void>> good = IntStream.range(0, 5).mapToObj(i -> create(order(customerId, null))).toList();
+        Future<Void> refused = create(order(refusedCustomerId, null));
+        await().atMost(ANSWER).until(() -> groupCommit.waiting() == 6);
+
+        gated.open();
+        first.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        for (Future<Void> create : good) {
+            create.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertThatThrownBy(() -> refused.get(ANSWER.toSeconds(), TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(SQLException.class)
+                .hasMessageContaining(OrderDatabase.FAILING_INSERT_MESSAGE);
+
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(6);
+        assertThat(OrderDatabase.ordersOfCustomer(refusedCustomerId)).isZero();
+        DistributionSummary groups = registry.get("orders.group_commit.orders").summary();
+        // The first order's group, then the refused group's five good orders one by one.
+        assertThat(groups.count()).isEqualTo(6);
+        assertThat(groups.totalAmount()).isEqualTo(6);
+    }
+
+    @Test
+    void twoOrdersWithOneIdempotencyKeyInAGroupCommitOnlyOne() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        String idempotencyKey = "idem-" + UUID.randomUUID();
+        Future<Void> first = create(order(customerId, null));
+        gated.awaitCommitterAtGate();
+        List<Future<Void>> sameKey = List.of(create(order(customerId, idempotencyKey)),
+                create(order(customerId, idempotencyKey)));
+        await().atMost(ANSWER).until(() -> groupCommit.waiting() == 2);
+
+        gated.open();
+        first.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        int committed = 0;
+        for (Future<Void> create : sameKey) {
+            try {
+                create.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+                committed++;
+            } catch (ExecutionException e) {
+                // What OrderService turns into a replay of the winner.
+                assertThat(e.getCause()).isInstanceOf(SQLException.class)
+                        .hasMessageContaining(Order.IDEMPOTENCY_KEY_CONSTRAINT);
+                assertThat(((SQLException) e.getCause()).getErrorCode()).isEqualTo(1062);
+            }
+        }
+
+        assertThat(committed).isEqualTo(1);
+        assertThat(OrderDatabase.count("select count(*) from orders where idempotency_key = ?", idempotencyKey))
+                .isEqualTo(1);
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(2);
+    }
+
+    /** The commit reached the server but its answer was lost: the create must say "unknown", not "failed". */
+    @Test
+    void aCommitThatEndsUnclearlyIsReportedUnknownAndItsRowsStay() {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        gated.failCommitsAfterCommitting();
+        gated.open();
+
+        assertThatThrownBy(() -> groupCommit.insertCommitted(order(customerId, null)))
+                .isInstanceOf(RocketMQTransactionUnknownException.class)
+                .hasRootCauseMessage("connection reset after the commit (test)");
+
+        // The check-back finds the row and commits the half message.
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
+    }
+
+    @Test
+    void shutdownFinishesTheGroupBeingCommittedAndFailsTheWaitingOnes() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        Future<Void> first = create(order(customerId, null));
+        gated.awaitCommitterAtGate();
+        List<Future<Void>> waiting = List.of(create(order(customerId, null)), create(order(customerId, null)));
+        await().atMost(ANSWER).until(() -> groupCommit.waiting() == 2);
+
+        Thread stopper = new Thread(groupCommit::stop, "test-stopper");
+        stopper.start();
+        // stop() marks the committer stopping, then waits for it.
+        await().atMost(ANSWER).until(() -> stopper.getState() == Thread.State.TIMED_WAITING);
+        gated.open();
+        stopper.join(ANSWER.toMillis());
+
+        first.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        for (Future<Void> create : waiting) {
+            assertThatThrownBy(() -> create.get(ANSWER.toSeconds(), TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
+        }
+        assertThatThrownBy(() -> groupCommit.insertCommitted(order(customerId, null)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
+    }
+
+    private Future<Void> create(Order order) {
+        return creates.submit(() -> {
+            groupCommit.insertCommitted(order);
+            return null;
+        });
+    }
+
+    private Order order(String customerId, String idempotencyKey) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Order order = new Order();
+        order.id = orderIds.next();
+        order.customerId = customerId;
+        order.phone = "+819012345678";
+        order.amount = new BigDecimal("3.00");
+        order.status = OrderStatus.CREATED;
+        order.idempotencyKey = idempotencyKey;
+        order.requestHash = idempotencyKey == null ? null : "hash";
+        order.createdAt = now;
+        order.updatedAt = now;
+        order.addItem(new OrderLine("SKU-1", 1, new BigDecimal("1.00")));
+        order.addItem(new OrderLine("SKU-2", 2, new BigDecimal("1.00")));
+        return order;
+    }
+
+    private static long linesOfCustomer(String customerId) {
+        return OrderDatabase.count("select count(*) from order_items i join orders o on o.id = i.order_id"
+                + " where o.customer_id = ?", customerId);
+    }
+
+    /**
+     * The application's datasource behind a gate: a connection is handed out only once the gate is
+     * open; optionally each commit is carried out and then reported as failed.
+     */
+    private static final class GatedDataSource implements DataSource {
+
+        private final DataSource delegate;
+        private final CountDownLatch gate = new CountDownLatch(1);
+        private final CountDownLatch committerAtGate = new CountDownLatch(1);
+        private final AtomicInteger connectionsTaken = new AtomicInteger();
+        private volatile boolean failCommitsAfterCommitting;
+
+        GatedDataSource(DataSource delegate) {
+            this.delegate = delegate;
+        }
+
+        void open() {
+            gate.countDown();
+        }
+
+        void awaitCommitterAtGate() throws InterruptedException {
+            assertThat(committerAtGate.await(ANSWER.toSeconds(), TimeUnit.SECONDS)).as("committer at the gate").isTrue();
+        }
+
+        void failCommitsAfterCommitting() {
+            failCommitsAfterCommitting = true;
+        }
+
+        int connectionsTaken() {
+            return connectionsTaken.get();
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            committerAtGate.countDown();
+            try {
+                if (!gate.await(ANSWER.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new SQLException("gate not opened (test)");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted at the gate (test)", e);
+            }
+            connectionsTaken.incrementAndGet();
+            Connection connection = delegate.getConnection();
+            return failCommitsAfterCommitting ? commitThenFail(connection) : connection;
+        }
+
+        private static Connection commitThenFail(Connection connection) {
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] { Connection.class }, (proxy, method, args) -> {
+                        try {
+                            Object result = method.invoke(connection, args);
+                            if (method.getName().equals("commit")) {
+                                throw new SQLException("connection reset after the commit (test)");
+                            }
+                            return result;
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            throw new SQLFeatureNotSupportedException("not used by OrderGroupCommit");
+        }
+
+        @Override
+        public PrintWriter getLogWriter() throws SQLException {
+            return delegate.getLogWriter();
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) throws SQLException {
+            delegate.setLogWriter(out);
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) throws SQLException {
+            delegate.setLoginTimeout(seconds);
+        }
+
+        @Override
+        public int getLoginTimeout() throws SQLException {
+            return delegate.getLoginTimeout();
+        }
+
+        @Override
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            return delegate.getParentLogger();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            return delegate.unwrap(iface);
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) throws SQLException {
+            return delegate.isWrapperFor(iface);
+        }
+    }
+}
