@@ -184,16 +184,20 @@ public final class BatchSql {
      * Parameters are bound like {@link #insert}'s values (instants as UTC wall-clock time).
      */
     public static <T> List<T> select(EntityManager entityManager, String sql, List<?> parameters, RowReader<T> reader) {
-        return session(entityManager).doReturningWork(connection -> {
-            try (PreparedStatement statement = prepare(connection, sql, parameters);
-                    ResultSet rows = statement.executeQuery()) {
-                List<T> result = new ArrayList<>();
-                while (rows.next()) {
-                    result.add(reader.read(rows));
-                }
-                return result;
+        return session(entityManager).doReturningWork(connection -> select(connection, sql, parameters, reader));
+    }
+
+    /** Like {@link #select(EntityManager, String, List, RowReader)}, on {@code connection}. */
+    public static <T> List<T> select(Connection connection, String sql, List<?> parameters, RowReader<T> reader)
+            throws SQLException {
+        try (PreparedStatement statement = prepare(connection, sql, parameters);
+                ResultSet rows = statement.executeQuery()) {
+            List<T> result = new ArrayList<>();
+            while (rows.next()) {
+                result.add(reader.read(rows));
             }
-        });
+            return result;
+        }
     }
 
     /** A DATETIME column written as UTC wall-clock time (by {@link #insert} or Hibernate), or null. */

@@ -39,23 +39,6 @@ public final class OrderDatabase {
         return count("select count(*) from orders where customer_id = ?", customerId);
     }
 
-    /** Customer ids with this prefix make an INSERT into orders fail inside MariaDB once {@link #installFailingInsertTrigger} ran. */
-    public static final String FAILING_CUSTOMER_PREFIX = "C-FAIL-INSERT-";
-    /** What MariaDB answers such an INSERT with. */
-    public static final String FAILING_INSERT_MESSAGE = "forced insert failure for tests";
-
-    /** A trigger that refuses orders of {@link #FAILING_CUSTOMER_PREFIX} customers: an INSERT failing in the database itself. */
-    public static void installFailingInsertTrigger() {
-        removeFailingInsertTrigger();
-        execute("create trigger orders_fail_insert_for_tests before insert on orders for each row"
-                + " begin if new.customer_id like '" + FAILING_CUSTOMER_PREFIX + "%' then"
-                + " signal sqlstate '45000' set message_text = '" + FAILING_INSERT_MESSAGE + "'; end if; end");
-    }
-
-    public static void removeFailingInsertTrigger() {
-        execute("drop trigger if exists orders_fail_insert_for_tests");
-    }
-
     public static void execute(String sql, Object... params) {
         try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {

@@ -1,22 +1,26 @@
 package dev.orderflow.order.messaging;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import javax.sql.DataSource;
+
 import org.jboss.logging.Logger;
 
 import dev.orderflow.order.config.OrderServiceConfig;
-import dev.orderflow.order.domain.Order;
+import dev.orderflow.order.domain.OrderRows;
 import dev.orderflow.order.domain.OrderStatus;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.order.service.OrderService;
 import dev.orderflow.rocketmq.RocketMQTransactionChecker;
 import dev.orderflow.rocketmq.TransactionCheck;
 import dev.orderflow.rocketmq.TransactionResolution;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.smallrye.common.annotation.Identifier;
 
 /**
@@ -38,10 +42,12 @@ public class OrderTransactionChecker implements RocketMQTransactionChecker {
     private static final Logger LOG = Logger.getLogger(OrderTransactionChecker.class);
 
     private final Duration rollbackAfter;
+    private final DataSource dataSource;
 
     @Inject
-    public OrderTransactionChecker(OrderServiceConfig config) {
+    public OrderTransactionChecker(OrderServiceConfig config, DataSource dataSource) {
         this.rollbackAfter = config.messaging().rollbackUnconfirmedAfter();
+        this.dataSource = dataSource;
     }
 
     @Override
@@ -53,15 +59,13 @@ public class OrderTransactionChecker implements RocketMQTransactionChecker {
                     check.transactionId());
             committed = false;
         } else {
-            try {
-                committed = QuarkusTransaction.requiringNew().call(() -> {
-                    Order order = Order.findById(key.orderId());
-                    return switch (key.eventType()) {
-                        case CREATE -> order != null;
-                        case CANCEL -> order != null && order.status == OrderStatus.CANCELLED;
-                    };
-                });
-            } catch (RuntimeException e) {
+            try (Connection connection = dataSource.getConnection()) {
+                Optional<OrderStatus> status = OrderRows.statusOf(connection, key.orderId());
+                committed = switch (key.eventType()) {
+                    case CREATE -> status.isPresent();
+                    case CANCEL -> status.filter(OrderStatus.CANCELLED::equals).isPresent();
+                };
+            } catch (SQLException | RuntimeException e) {
                 LOG.warnf(e, "Check-back for %s answered UNKNOWN: the database could not be read", check.key());
                 return TransactionResolution.UNKNOWN;
             }

@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -22,8 +21,8 @@ import org.jboss.logging.Logger;
 
 import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.domain.Order;
+import dev.orderflow.order.domain.OrderRows;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
-import dev.orderflow.sql.BatchSql;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -56,9 +55,6 @@ public class OrderGroupCommit {
     static final int MAX_LINES = 10_000;
 
     private static final Logger LOG = Logger.getLogger(OrderGroupCommit.class);
-    private static final List<String> ORDER_COLUMNS = List.of("id", "customer_id", "phone", "amount", "status",
-            "idempotency_key", "request_hash", "created_at", "updated_at", "version");
-    private static final List<String> LINE_COLUMNS = List.of("order_id", "line_no", "sku", "quantity", "unit_price");
 
     private final DataSource dataSource;
     private final int maxOrders;
@@ -206,7 +202,7 @@ public class OrderGroupCommit {
         try {
             try {
                 connection.setAutoCommit(false);
-                insert(connection, group);
+                OrderRows.insert(connection, group.stream().map(PendingOrder::order).toList());
                 pauseForFaultInjection();
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
@@ -222,20 +218,6 @@ public class OrderGroupCommit {
             // After commit or rollback: a failure here must not change the group's outcome.
             release(connection);
         }
-    }
-
-    private static void insert(Connection connection, List<PendingOrder> group) throws SQLException {
-        List<List<?>> orders = new ArrayList<>(group.size());
-        List<List<?>> lines = new ArrayList<>();
-        for (PendingOrder pending : group) {
-            Order order = pending.order();
-            orders.add(Arrays.asList(order.id, order.customerId, order.phone, order.amount, order.status,
-                    order.idempotencyKey, order.requestHash, order.createdAt, order.updatedAt, order.version));
-            order.items.forEach(line -> lines.add(List.of(order.id, line.lineNo, line.sku, line.quantity,
-                    line.unitPrice)));
-        }
-        BatchSql.insert(connection, "orders", ORDER_COLUMNS, orders);
-        BatchSql.insert(connection, "order_items", LINE_COLUMNS, lines);
     }
 
     private static void rollback(Connection connection, Exception cause) {

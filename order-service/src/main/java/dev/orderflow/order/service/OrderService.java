@@ -1,5 +1,6 @@
 package dev.orderflow.order.service;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -9,12 +10,15 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import javax.sql.DataSource;
+
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.order.domain.Order;
 import dev.orderflow.order.domain.OrderIds;
 import dev.orderflow.order.domain.OrderLine;
+import dev.orderflow.order.domain.OrderRows;
 import dev.orderflow.order.domain.OrderStatus;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
@@ -23,7 +27,6 @@ import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import dev.orderflow.rocketmq.RocketMQTransactions;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Creates and cancels orders so that the order row exists if and only if its event becomes
@@ -48,12 +51,15 @@ public class OrderService {
     private final RocketMQTransactions transactions;
     private final OrderIds orderIds;
     private final OrderGroupCommit groupCommit;
+    private final DataSource dataSource;
 
     @Inject
-    public OrderService(RocketMQTransactions transactions, OrderIds orderIds, OrderGroupCommit groupCommit) {
+    public OrderService(RocketMQTransactions transactions, OrderIds orderIds, OrderGroupCommit groupCommit,
+            DataSource dataSource) {
         this.transactions = transactions;
         this.orderIds = orderIds;
         this.groupCommit = groupCommit;
+        this.dataSource = dataSource;
     }
 
     /**
@@ -135,34 +141,56 @@ public class OrderService {
         }
     }
 
-    /** The local work of a cancel, inside the transaction of its half message. */
-    private static OrderView cancelLocked(String orderId, Instant now) {
-        // Locked re-read: of two concurrent cancels only one changes the row; the other rolls
-        // its half message back and reports the conflict.
-        Order order = Order.findByIdForUpdate(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
-        if (order.status == OrderStatus.CANCELLED) {
-            throw new OrderAlreadyCancelledException(orderId);
+    /** The local work of a cancel, inside the JTA transaction of its half message (the connection is enlisted in it). */
+    private OrderView cancelLocked(String orderId, Instant now) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            // Locked re-read: of two concurrent cancels only one changes the row; the other rolls
+            // its half message back and reports the conflict.
+            Order order = OrderRows.findForUpdate(connection, orderId)
+                    .orElseThrow(() -> new OrderNotFoundException(orderId));
+            if (order.status == OrderStatus.CANCELLED) {
+                throw new OrderAlreadyCancelledException(orderId);
+            }
+            order.status = OrderStatus.CANCELLED;
+            order.updatedAt = now;
+            OrderRows.updateStatus(connection, order);
+            return OrderView.of(order);
         }
-        order.status = OrderStatus.CANCELLED;
-        order.updatedAt = now;
-        Order.flush();
-        return OrderView.of(order);
     }
 
     public Optional<OrderView> find(String orderId) {
-        return QuarkusTransaction.requiringNew().call(() -> Order.<Order>findByIdOptional(orderId).map(OrderView::of));
+        return read(connection -> OrderRows.find(connection, orderId).map(OrderView::of));
     }
 
     /** A page of the customer's orders, newest first, and the total count. */
     public OrderPageView pageOfCustomer(String customerId, int page, int size) {
-        return QuarkusTransaction.requiringNew().call(() -> {
-            List<OrderView> orders = Order.pageOfCustomer(customerId, page, size).stream().map(OrderView::of).toList();
-            return new OrderPageView(orders, page, size, Order.countOfCustomer(customerId));
+        return read(connection -> {
+            List<OrderView> orders = OrderRows.pageOfCustomer(connection, customerId, page, size).stream()
+                    .map(OrderView::of).toList();
+            return new OrderPageView(orders, page, size, OrderRows.countOfCustomer(connection, customerId));
         });
     }
 
     private Optional<OrderView> findByIdempotencyKey(String idempotencyKey) {
-        return QuarkusTransaction.requiringNew().call(() -> Order.findByIdempotencyKey(idempotencyKey).map(OrderView::of));
+        return read(connection -> OrderRows.findByIdempotencyKey(connection, idempotencyKey).map(OrderView::of));
+    }
+
+    /**
+     * A read on a connection of its own (autocommit: committed rows only). A database failure
+     * becomes unchecked with the SQLException as its cause, which the REST layer maps (503 when
+     * the database is unavailable).
+     */
+    private <T> T read(Query<T> query) {
+        try (Connection connection = dataSource.getConnection()) {
+            return query.run(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading orders failed: " + e.getMessage(), e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Query<T> {
+        T run(Connection connection) throws SQLException;
     }
 
     private static CreateResult replay(OrderView earlier, String fingerprint) {

@@ -19,11 +19,11 @@ import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.orderflow.consumer.testing.TopicProbe;
+import dev.orderflow.order.FailingInsertTrigger;
 import dev.orderflow.order.OrderDatabase;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
@@ -39,21 +39,12 @@ import io.quarkus.test.junit.QuarkusTest;
  * settled by the application's check-back from the orders table.
  */
 @QuarkusTest
+@ExtendWith(FailingInsertTrigger.class)
 class OrderMessagingTest {
-
-    @BeforeAll
-    static void installFailingTrigger() {
-        OrderDatabase.installFailingInsertTrigger();
-    }
-
-    @AfterAll
-    static void removeFailingTrigger() {
-        OrderDatabase.removeFailingInsertTrigger();
-    }
 
     @Test
     void failedInsertNeverMakesTheMessageVisible() throws Exception {
-        String customerId = OrderDatabase.FAILING_CUSTOMER_PREFIX + UUID.randomUUID();
+        String customerId = FailingInsertTrigger.CUSTOMER_PREFIX + UUID.randomUUID();
 
         given().contentType("application/json")
                 .body("{\"customerId\":\"" + customerId + "\",\"phone\":\"+819012345678\","

@@ -30,12 +30,12 @@ import jakarta.inject.Inject;
 
 import javax.sql.DataSource;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.orderflow.order.FailingInsertTrigger;
 import dev.orderflow.order.OrderDatabase;
 import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.domain.Order;
@@ -54,6 +54,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * its first connection, so the test decides which orders wait together.
  */
 @QuarkusTest
+@ExtendWith(FailingInsertTrigger.class)
 class OrderGroupCommitTest {
 
     private static final Duration ANSWER = Duration.ofSeconds(20);
@@ -71,16 +72,6 @@ class OrderGroupCommitTest {
     private final ExecutorService creates = Executors.newCachedThreadPool();
     private GatedDataSource gated;
     private OrderGroupCommit groupCommit;
-
-    @BeforeAll
-    static void installFailingTrigger() {
-        OrderDatabase.installFailingInsertTrigger();
-    }
-
-    @AfterAll
-    static void removeFailingTrigger() {
-        OrderDatabase.removeFailingInsertTrigger();
-    }
 
     @BeforeEach
     void start() {
@@ -121,7 +112,7 @@ class OrderGroupCommitTest {
     @Test
     void aRefusedOrderFailsAloneAndTheRestOfItsGroupIsCommitted() throws Exception {
         String customerId = "C-GROUP-" + UUID.randomUUID();
-        String refusedCustomerId = OrderDatabase.FAILING_CUSTOMER_PREFIX + UUID.randomUUID();
+        String refusedCustomerId = FailingInsertTrigger.CUSTOMER_PREFIX + UUID.randomUUID();
         Future<Void> first = create(order(customerId, null));
         gated.awaitCommitterAtGate();
         List<Future<Void>> good = IntStream.range(0, 5).mapToObj(i -> create(order(customerId, null))).toList();
@@ -136,7 +127,7 @@ class OrderGroupCommitTest {
         assertThatThrownBy(() -> refused.get(ANSWER.toSeconds(), TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(SQLException.class)
-                .hasMessageContaining(OrderDatabase.FAILING_INSERT_MESSAGE);
+                .hasMessageContaining(FailingInsertTrigger.MESSAGE);
 
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(6);
         assertThat(OrderDatabase.ordersOfCustomer(refusedCustomerId)).isZero();
