@@ -37,9 +37,12 @@ for round in $(seq 1 "$rounds"); do
     status=0
     java -Xmx256m -XX:+UseSerialGC -cp "$classpath" dev.orderflow.load.LoadRun "$@" \
       --label "compare $side r$round" --results load-tests/target/compare-results.csv > "$log" 2>&1 || status=$?
-    # Six JVMs' CPU seconds: the last column of the five services' and the broker's rows.
-    cpu=$(awk '/^(order|inventory|sms|points|status)-service |^broker / {s += $NF} END {printf "%.1f", s}' "$log")
+    # Six JVMs' CPU seconds: the last column of the five services' and the broker's rows of the
+    # per-process table (it ends before the counters; --startup-alone prints a table of its own later).
+    cpu=$(awk '/^counters over the run/ {exit} /^(order|inventory|sms|points|status)-service |^broker / {s += $NF}
+      END {printf "%.1f", s}' "$log")
+    own=$(awk -v s="$service" '/^counters over the run/ {exit} $1 == s {print $NF}' "$log")
     echo "$side r$round exit=$status $(grep -h '^throughput:' "$log" | cut -d' ' -f2) orders/s," \
-      "six JVMs ${cpu} CPU s, $service $(awk -v s="$service" '$1 == s {print $NF}' "$log") CPU s"
+      "six JVMs ${cpu} CPU s, $service $own CPU s"
   done
 done
