@@ -208,6 +208,7 @@ public final class LoadRun {
                     brokerCeiling, loadAverage, reconciliation);
             print(result, verdict, pids.keySet(), startupSeconds, idle, usageBefore, usageAfter, peakRssKb, before, after,
                     completed, profileLines);
+            printStages(timings);
             appendCsv(result);
             if (options.startupAlone()) {
                 printStartupAlone();
@@ -243,7 +244,7 @@ public final class LoadRun {
     }
 
     /** A create's server-side timestamps from status-service. */
-    private record Timing(Instant createdAt, Instant completedAt) {
+    record Timing(Instant createdAt, Instant completedAt) {
     }
 
     /** The open loop: one order every 1/rate s on a pool of {@code clients} threads (the in-flight bound). */
@@ -288,8 +289,17 @@ public final class LoadRun {
         return timings;
     }
 
+    /** Where the end-to-end time went, per consumer and stage (see {@link StageLatencies}). */
+    private void printStages(Map<String, Timing> timings) {
+        try (Connection connection = suite.connect("status-service")) {
+            StageLatencies.read(connection, timings).lines().forEach(out::println);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the consumers' reports from status-service's database", e);
+        }
+    }
+
     /** status-service stores UTC instants (quarkus.hibernate-orm.jdbc.timezone=UTC). */
-    private static Instant utc(LocalDateTime time) {
+    static Instant utc(LocalDateTime time) {
         return time == null ? null : time.toInstant(ZoneOffset.UTC);
     }
 
