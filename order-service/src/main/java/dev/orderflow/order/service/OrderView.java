@@ -8,7 +8,7 @@ import dev.orderflow.order.domain.Order;
 import dev.orderflow.order.domain.OrderStatus;
 import dev.orderflow.order.events.OrderItem;
 
-/** An immutable snapshot of an order, taken inside a transaction and safe to use after it. */
+/** An immutable snapshot of an order, safe to use after the connection or transaction it was read in. */
 public record OrderView(String id, String customerId, String phone, BigDecimal amount, OrderStatus status,
         List<OrderItem> items, Instant createdAt, Instant updatedAt, String requestHash) {
 

@@ -113,12 +113,17 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
         NOT_RUN, COMMITTED, ROLLED_BACK, UNKNOWN
     }
 
-    /** The outcome of one local transaction, recorded for the caller to report. */
+    /** One local transaction's work and its outcome, recorded for the caller to report. */
     private abstract static class RecordedLocalTransaction<T> implements LocalTransaction {
 
+        final Callable<T> work;
         Outcome outcome = Outcome.NOT_RUN;
         T result;
         Throwable failure;
+
+        RecordedLocalTransaction(Callable<T> work) {
+            this.work = work;
+        }
 
         LocalTransactionState committed(T value) {
             result = value;
@@ -142,10 +147,8 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
     /** Runs the work in a new JTA transaction. */
     private final class JtaLocalTransaction<T> extends RecordedLocalTransaction<T> {
 
-        private final Callable<T> work;
-
         JtaLocalTransaction(Callable<T> work) {
-            this.work = work;
+            super(work);
         }
 
         @Override
@@ -187,10 +190,8 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
     /** Runs work that commits by itself: returned → committed, threw unknown → unknown, threw → rolled back. */
     private static final class SelfCommittingLocalTransaction<T> extends RecordedLocalTransaction<T> {
 
-        private final Callable<T> work;
-
         SelfCommittingLocalTransaction(Callable<T> work) {
-            this.work = work;
+            super(work);
         }
 
         @Override
