@@ -7,17 +7,26 @@
 #   build version A, then: cp -a order-service/target/quarkus-app /tmp/order-a
 #   build version B, then: cp -a order-service/target/quarkus-app /tmp/order-b
 #   load-tests/compare.sh order-service /tmp/order-a /tmp/order-b 3 --orders 5000 --clients 32 --warmup 2000
-# Arguments: SERVICE DIR_A DIR_B ROUNDS, then LoadRun's options (--label is set per run).
+# Several services changed together: name them with commas; DIR_A and DIR_B then hold one
+# quarkus-app folder per service, named after it (/tmp/a/inventory-service/quarkus-run.jar, ...):
+#   load-tests/compare.sh inventory-service,points-service /tmp/a /tmp/b 3 --orders 5000 ...
+# Arguments: SERVICE[,SERVICE...] DIR_A DIR_B ROUNDS, then LoadRun's options (--label is set per run).
 # Each run appends its LOAD-RESULT line to load-tests/target/compare-results.csv (labels
 # "compare A r1", ...) and its whole output to load-tests/target/compare-<side>-<round>.log. The
-# service's own quarkus-app folder is put back as it was at the end.
+# services' own quarkus-app folders are put back as they were at the end.
 set -euo pipefail
-[[ $# -ge 4 ]] || { sed -n '2,13p' "$0" >&2; exit 2; }
-service=$1 dir_a=$2 dir_b=$3 rounds=$4
+[[ $# -ge 4 ]] || { sed -n '2,16p' "$0" >&2; exit 2; }
+IFS=, read -r -a services <<< "$1"
+dir_a=$2 dir_b=$3 rounds=$4
 shift 4
-app="$PWD/$service/target/quarkus-app"
-for dir in "$dir_a" "$dir_b" "$app"; do
-  [[ -f "$dir/quarkus-run.jar" ]] || { echo "no quarkus-run.jar in $dir" >&2; exit 2; }
+# The build of one service on one side: the folder itself, or its sub-folder when several are compared.
+side_app() {
+  if [[ ${#services[@]} -eq 1 ]]; then echo "$1"; else echo "$1/$2"; fi
+}
+for service in "${services[@]}"; do
+  for dir in "$(side_app "$dir_a" "$service")" "$(side_app "$dir_b" "$service")" "$PWD/$service/target/quarkus-app"; do
+    [[ -f "$dir/quarkus-run.jar" ]] || { echo "no quarkus-run.jar in $dir" >&2; exit 2; }
+  done
 done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive number, not $rounds" >&2; exit 2; }
 cp_file=load-tests/target/classpath.txt
@@ -25,14 +34,25 @@ cp_file=load-tests/target/classpath.txt
 classpath="load-tests/target/classes:$(cat "$cp_file")"
 
 saved=$(mktemp -d)
-cp -a "$app" "$saved/quarkus-app"
-trap 'rm -rf "$app" && cp -a "$saved/quarkus-app" "$app" && rm -rf "$saved"' EXIT
+for service in "${services[@]}"; do
+  cp -a "$PWD/$service/target/quarkus-app" "$saved/$service"
+done
+restore() {
+  for service in "${services[@]}"; do
+    rm -rf "$PWD/$service/target/quarkus-app" && cp -a "$saved/$service" "$PWD/$service/target/quarkus-app"
+  done
+  rm -rf "$saved"
+}
+trap restore EXIT
 
 for round in $(seq 1 "$rounds"); do
   for side in A B; do
     dir=$dir_a
     [[ $side == B ]] && dir=$dir_b
-    rm -rf "$app" && cp -a "$dir" "$app"
+    for service in "${services[@]}"; do
+      app="$PWD/$service/target/quarkus-app"
+      rm -rf "$app" && cp -a "$(side_app "$dir" "$service")" "$app"
+    done
     log="load-tests/target/compare-$side-$round.log"
     status=0
     java -Xmx256m -XX:+UseSerialGC -cp "$classpath" dev.orderflow.load.LoadRun "$@" \
@@ -41,8 +61,11 @@ for round in $(seq 1 "$rounds"); do
     # per-process table (it ends before the counters; --startup-alone prints a table of its own later).
     cpu=$(awk '/^counters over the run/ {exit} /^(order|inventory|sms|points|status)-service |^broker / {s += $NF}
       END {printf "%.1f", s}' "$log")
-    own=$(awk -v s="$service" '/^counters over the run/ {exit} $1 == s {print $NF}' "$log")
+    own=""
+    for service in "${services[@]}"; do
+      own+=", $service $(awk -v s="$service" '/^counters over the run/ {exit} $1 == s {print $NF}' "$log") CPU s"
+    done
     echo "$side r$round exit=$status $(grep -h '^throughput:' "$log" | cut -d' ' -f2) orders/s," \
-      "six JVMs ${cpu} CPU s, $service $own CPU s"
+      "six JVMs ${cpu} CPU s$own"
   done
 done

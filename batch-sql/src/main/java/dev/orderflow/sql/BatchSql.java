@@ -10,16 +10,22 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
-import jakarta.persistence.EntityManager;
-
-import org.hibernate.Session;
+import javax.sql.DataSource;
 
 /**
- * Plain JDBC for the consumer pipeline's own tables, handlers' batch rows and the order service's
- * INSERTs, on the connection of the caller's transaction (the one Hibernate uses, so the statements
- * see and are part of the same transaction). A batch's rows go in one multi-row statement: through Hibernate each row was a
- * statement of its own, with its query plan and parameter binding (and with table-generated ids,
- * not even a JDBC batch), which was most of a consumer's CPU per message.
+ * Plain JDBC for every service's tables (no ORM anywhere): the consumer pipeline's own rows,
+ * handlers' batch rows, the order service's INSERTs, the status service's reads.
+ *
+ * <p>The {@link DataSource} overloads run in the caller's JTA transaction: inside one, the
+ * datasource (Agroal with transaction integration) hands out the one connection enlisted in that
+ * transaction each time, so every statement sees and is part of it; outside one they run on an
+ * auto-commit connection of their own. They throw {@link UncheckedSQLException} with the driver's
+ * {@link SQLException} as its cause. The {@link Connection} overloads are for work that holds a
+ * connection itself.
+ *
+ * <p>A batch's rows go in one multi-row statement: through Hibernate each row was a statement of its
+ * own, with its query plan and parameter binding (and with table-generated ids, not even a JDBC
+ * batch), which was most of a consumer's CPU per message.
  */
 public final class BatchSql {
 
@@ -50,18 +56,17 @@ public final class BatchSql {
     }
 
     /**
-     * Inserts {@code rows} into {@code table} with one multi-row INSERT, in the current transaction.
+     * Inserts {@code rows} into {@code table} with one multi-row INSERT, in the caller's transaction.
      * Each row holds one value per column, in column order; {@link Instant}s are stored as UTC
-     * wall-clock time like Hibernate's, enums by name.
+     * wall-clock time, enums by name.
      */
-    public static void insert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows) {
-        insert(entityManager, table, columns, rows, "");
+    public static void insert(DataSource dataSource, String table, List<String> columns, List<List<?>> rows) {
+        insert(dataSource, table, columns, rows, "");
     }
 
     /**
-     * Like {@link #insert(EntityManager, String, List, List)}, on {@code connection}: for work that
-     * needs no Hibernate session, on a connection of the datasource (enlisted in the caller's JTA
-     * transaction when one is active).
+     * Like {@link #insert(DataSource, String, List, List)}, on {@code connection}: for work that
+     * holds a connection itself.
      */
     public static void insert(Connection connection, String table, List<String> columns, List<List<?>> rows)
             throws SQLException {
@@ -77,9 +82,9 @@ public final class BatchSql {
      * UPDATE key = key}). Either way the statement holds every named row's exclusive lock until
      * commit: the way to create-if-missing and lock rows in one statement.
      */
-    public static void insertOrTouch(EntityManager entityManager, String table, List<String> columns,
+    public static void insertOrTouch(DataSource dataSource, String table, List<String> columns,
             List<List<?>> rows, String keyColumn) {
-        insert(entityManager, table, columns, rows, " on duplicate key update " + keyColumn + " = " + keyColumn);
+        insert(dataSource, table, columns, rows, " on duplicate key update " + keyColumn + " = " + keyColumn);
     }
 
     /**
@@ -87,7 +92,7 @@ public final class BatchSql {
      * {@code keyColumns} ({@code ON DUPLICATE KEY UPDATE c = VALUES(c)}): writes a batch's changed
      * rows, new or not, in one statement.
      */
-    public static void upsert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows,
+    public static void upsert(DataSource dataSource, String table, List<String> columns, List<List<?>> rows,
             List<String> keyColumns) {
         if (!columns.containsAll(keyColumns)) {
             throw new IllegalArgumentException("key columns " + keyColumns + " are not all among " + columns);
@@ -97,20 +102,20 @@ public final class BatchSql {
         if (updates.isEmpty()) {
             throw new IllegalArgumentException("an upsert of " + table + " needs a column outside the key");
         }
-        insert(entityManager, table, columns, rows, " on duplicate key update " + String.join(", ", updates));
+        insert(dataSource, table, columns, rows, " on duplicate key update " + String.join(", ", updates));
     }
 
     /**
      * Like {@link #insert}, and returns the ids the table generated for the rows, in row order
      * (MariaDB's {@code INSERT … RETURNING}, which answers one row per inserted row, in order).
      */
-    public static List<Long> insertReturningIds(EntityManager entityManager, String table, List<String> columns,
+    public static List<Long> insertReturningIds(DataSource dataSource, String table, List<String> columns,
             List<List<?>> rows, String idColumn) {
         if (rows.isEmpty()) {
             return List.of();
         }
         Statement insert = insertStatement(table, columns, rows, " returning " + idColumn);
-        List<Long> ids = select(entityManager, insert.sql(), insert.parameters(), row -> row.getLong(1));
+        List<Long> ids = select(dataSource, insert.sql(), insert.parameters(), row -> row.getLong(1));
         if (ids.size() != rows.size()) {
             throw new IllegalStateException("insert into " + table + " of " + rows.size() + " rows returned "
                     + ids.size() + " ids");
@@ -118,13 +123,13 @@ public final class BatchSql {
         return ids;
     }
 
-    private static void insert(EntityManager entityManager, String table, List<String> columns, List<List<?>> rows,
+    private static void insert(DataSource dataSource, String table, List<String> columns, List<List<?>> rows,
             String suffix) {
         if (rows.isEmpty()) {
             return;
         }
         Statement insert = insertStatement(table, columns, rows, suffix);
-        update(entityManager, insert.sql(), insert.parameters());
+        update(dataSource, insert.sql(), insert.parameters());
     }
 
     /** A multi-row INSERT of {@code rows} and its parameters; {@code suffix} follows the VALUES list. */
@@ -144,17 +149,17 @@ public final class BatchSql {
     private record Statement(String sql, List<Object> parameters) {
     }
 
-    /** UTC wall-clock time, as Hibernate stores instants here ({@code quarkus.hibernate-orm.jdbc.timezone=UTC}). */
+    /** UTC wall-clock time: every DATETIME column here holds UTC. */
     private static LocalDateTime utc(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
     /**
-     * Runs an INSERT/UPDATE/DELETE in the current transaction; returns the affected row count.
+     * Runs an INSERT/UPDATE/DELETE in the caller's transaction; returns the affected row count.
      * Parameters are bound like {@link #insert}'s values (instants as UTC wall-clock time, enums by name).
      */
-    public static int update(EntityManager entityManager, String sql, List<?> parameters) {
-        return session(entityManager).doReturningWork(connection -> update(connection, sql, parameters));
+    public static int update(DataSource dataSource, String sql, List<?> parameters) {
+        return inTransaction(dataSource, connection -> update(connection, sql, parameters));
     }
 
     /**
@@ -168,9 +173,9 @@ public final class BatchSql {
         }
     }
 
-    /** Runs a query in the current transaction; returns each row's columns as strings. */
-    public static List<String[]> query(EntityManager entityManager, String sql, List<?> parameters) {
-        return select(entityManager, sql, parameters, row -> {
+    /** Runs a query in the caller's transaction; returns each row's columns as strings. */
+    public static List<String[]> query(DataSource dataSource, String sql, List<?> parameters) {
+        return select(dataSource, sql, parameters, row -> {
             String[] columns = new String[row.getMetaData().getColumnCount()];
             for (int i = 0; i < columns.length; i++) {
                 columns[i] = row.getString(i + 1);
@@ -180,14 +185,14 @@ public final class BatchSql {
     }
 
     /**
-     * Runs a query in the current transaction; returns what {@code reader} makes of each row.
+     * Runs a query in the caller's transaction; returns what {@code reader} makes of each row.
      * Parameters are bound like {@link #insert}'s values (instants as UTC wall-clock time).
      */
-    public static <T> List<T> select(EntityManager entityManager, String sql, List<?> parameters, RowReader<T> reader) {
-        return session(entityManager).doReturningWork(connection -> select(connection, sql, parameters, reader));
+    public static <T> List<T> select(DataSource dataSource, String sql, List<?> parameters, RowReader<T> reader) {
+        return inTransaction(dataSource, connection -> select(connection, sql, parameters, reader));
     }
 
-    /** Like {@link #select(EntityManager, String, List, RowReader)}, on {@code connection}. */
+    /** Like {@link #select(DataSource, String, List, RowReader)}, on {@code connection}. */
     public static <T> List<T> select(Connection connection, String sql, List<?> parameters, RowReader<T> reader)
             throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql, parameters);
@@ -200,19 +205,35 @@ public final class BatchSql {
         }
     }
 
-    /** A DATETIME column written as UTC wall-clock time (by {@link #insert} or Hibernate), or null. */
+    /** A DATETIME column written as UTC wall-clock time (by {@link #insert}), or null. */
     public static Instant instant(ResultSet row, String column) throws SQLException {
         LocalDateTime value = row.getObject(column, LocalDateTime.class);
         return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
 
-    /** Instants as UTC wall-clock time, like Hibernate's; enums by name. */
+    /** Instants as UTC wall-clock time; enums by name. */
     private static Object bindable(Object value) {
         return value instanceof Instant instant ? utc(instant) : value instanceof Enum<?> e ? e.name() : value;
     }
 
-    private static Session session(EntityManager entityManager) {
-        return entityManager.unwrap(Session.class);
+    /** Work on a connection that may throw the driver's exception. */
+    @FunctionalInterface
+    public interface ConnectionWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} on the connection of the caller's transaction (see the class comment);
+     * a {@link SQLException} becomes an {@link UncheckedSQLException}. For a handler's own JDBC
+     * next to the pipeline's statements.
+     */
+    public static <T> T inTransaction(DataSource dataSource, ConnectionWork<T> work) {
+        // Closing the handle inside a JTA transaction keeps the connection enlisted until it completes.
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new UncheckedSQLException(e);
+        }
     }
 
     private static PreparedStatement prepare(Connection connection, String sql, List<?> parameters) throws SQLException {

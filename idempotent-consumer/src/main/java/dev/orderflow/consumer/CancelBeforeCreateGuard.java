@@ -9,8 +9,9 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
@@ -75,12 +76,12 @@ public class CancelBeforeCreateGuard {
         Outcome apply() throws Exception;
     }
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public CancelBeforeCreateGuard(EntityManager entityManager, TransactionSynchronizationRegistry transactions) {
-        this.entityManager = entityManager;
+    public CancelBeforeCreateGuard(DataSource dataSource, TransactionSynchronizationRegistry transactions) {
+        this.dataSource = dataSource;
         this.transactions = transactions;
     }
 
@@ -142,14 +143,14 @@ public class CancelBeforeCreateGuard {
     private Map<String, Progress> lock(String group, List<String> orderIds) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
-        BatchSql.insertOrTouch(entityManager, "order_event_progress",
+        BatchSql.insertOrTouch(dataSource, "order_event_progress",
                 List.of("consumer_group", "order_id", "state", "updated_at"),
                 orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, NEW, now)).toList(), "order_id");
         List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
         lookup.add(group);
         lookup.addAll(orderIds);
         Map<String, Progress> rows = new HashMap<>();
-        for (String[] row : BatchSql.query(entityManager, "select order_id, state from order_event_progress"
+        for (String[] row : BatchSql.query(dataSource, "select order_id, state from order_event_progress"
                 + " where consumer_group = ? and order_id in (" + BatchSql.parameters(orderIds.size())
                 + ") for update", lookup)) {
             rows.put(row[0], new Progress(row[0], NEW.equals(row[1]) ? null : State.valueOf(row[1])));
@@ -160,7 +161,7 @@ public class CancelBeforeCreateGuard {
     /** Writes the changed states in one statement (the rows exist and are locked by this transaction). */
     private void write(String group, List<Progress> changed) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        BatchSql.upsert(entityManager, "order_event_progress", List.of("consumer_group", "order_id", "state",
+        BatchSql.upsert(dataSource, "order_event_progress", List.of("consumer_group", "order_id", "state",
                 "updated_at"), changed.stream().<List<?>> map(row -> List.of(group, row.orderId, row.state, now))
                         .toList(),
                 List.of("consumer_group", "order_id"));

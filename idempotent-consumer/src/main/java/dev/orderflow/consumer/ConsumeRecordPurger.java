@@ -1,9 +1,6 @@
 package dev.orderflow.consumer;
 
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,10 +9,12 @@ import java.util.concurrent.TimeUnit;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
+
+import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -31,13 +30,13 @@ public class ConsumeRecordPurger {
 
     private static final Logger LOG = Logger.getLogger(ConsumeRecordPurger.class);
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final IdempotentConsumerConfig config;
     private ScheduledExecutorService timer;
 
     @Inject
-    public ConsumeRecordPurger(EntityManager entityManager, IdempotentConsumerConfig config) {
-        this.entityManager = entityManager;
+    public ConsumeRecordPurger(DataSource dataSource, IdempotentConsumerConfig config) {
+        this.dataSource = dataSource;
         this.config = config;
     }
 
@@ -89,11 +88,8 @@ public class ConsumeRecordPurger {
         int progress = 0;
         do {
             // Tombstones of CancelBeforeCreateGuard have the same lifetime as the records they stand beside.
-            deleted = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(
-                    "delete from order_event_progress where updated_at < ?1 limit ?2")
-                    .setParameter(1, Timestamp.valueOf(LocalDateTime.ofInstant(cutoff, ZoneOffset.UTC)))
-                    .setParameter(2, batchSize)
-                    .executeUpdate());
+            deleted = QuarkusTransaction.requiringNew().call(() -> BatchSql.update(dataSource,
+                    "delete from order_event_progress where updated_at < ? limit ?", List.of(cutoff, batchSize)));
             progress += deleted;
         } while (deleted == batchSize);
         if (progress > 0) {
@@ -103,16 +99,12 @@ public class ConsumeRecordPurger {
     }
 
     private int deleteBatch(Instant cutoff, int batchSize) {
-        List<Long> ids = entityManager.createQuery(
-                "select r.id from ConsumeRecord r where r.processedAt < :cutoff order by r.id", Long.class)
-                .setParameter("cutoff", cutoff)
-                .setMaxResults(batchSize)
-                .getResultList();
+        List<Long> ids = BatchSql.select(dataSource, "select id from consume_record where processed_at < ?"
+                + " order by id limit ?", List.of(cutoff, batchSize), row -> row.getLong(1));
         if (ids.isEmpty()) {
             return 0;
         }
-        return entityManager.createQuery("delete from ConsumeRecord r where r.id in :ids")
-                .setParameter("ids", ids)
-                .executeUpdate();
+        return BatchSql.update(dataSource, "delete from consume_record where id in (" + BatchSql.parameters(ids.size())
+                + ")", ids);
     }
 }

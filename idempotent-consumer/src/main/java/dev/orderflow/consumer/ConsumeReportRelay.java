@@ -19,7 +19,6 @@ import java.util.concurrent.TimeoutException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 
 import javax.sql.DataSource;
 
@@ -82,7 +81,6 @@ public class ConsumeReportRelay {
     /** Most ids in one DELETE statement. */
     private static final int MAX_DELETE_IDS = 1000;
 
-    private final EntityManager entityManager;
     private final DataSource dataSource;
     /** Object: a batch's payload is the List of report bodies. */
     private final Emitter<Object> emitter;
@@ -101,9 +99,8 @@ public class ConsumeReportRelay {
     private volatile boolean running;
 
     @Inject
-    public ConsumeReportRelay(EntityManager entityManager, DataSource dataSource,
+    public ConsumeReportRelay(DataSource dataSource,
             @Channel(CHANNEL) Emitter<Object> emitter, IdempotentConsumerConfig config) {
-        this.entityManager = entityManager;
         this.dataSource = dataSource;
         this.emitter = emitter;
         this.config = config.reporting();
@@ -223,8 +220,8 @@ public class ConsumeReportRelay {
     }
 
     /**
-     * Deletes the sent rows with auto-commit statements on a connection of its own (no transaction
-     * and no Hibernate session: nothing else is read or written with them). A failure leaves them
+     * Deletes the sent rows with auto-commit statements on a connection of its own (no transaction:
+     * nothing else is read or written with them). A failure leaves them
      * held, for the next round.
      */
     private void deleteSent() {
@@ -287,26 +284,14 @@ public class ConsumeReportRelay {
     }
 
     private Batch relayBatch(long afterId, Instant createdBefore) {
-        // Plain JDBC: loading the rows as Hibernate entities was a good part of the relay's CPU.
-        List<PendingReport> fetched = BatchSql.select(entityManager, "select id, consumer_group, message_key,"
+        List<PendingReport> fetched = BatchSql.select(dataSource, "select id, consumer_group, message_key,"
                 + " report_key, consumer, outcome, body, created_at from consume_report where id > ?"
                 + " and created_at < ? order by id limit ? for update skip locked",
-                List.of(afterId, createdBefore, config.batchSize()), row -> {
-                    PendingReport report = new PendingReport();
-                    report.id = row.getLong("id");
-                    report.consumerGroup = row.getString("consumer_group");
-                    report.messageKey = row.getString("message_key");
-                    report.reportKey = row.getString("report_key");
-                    report.consumer = row.getString("consumer");
-                    report.outcome = row.getString("outcome");
-                    report.body = row.getString("body");
-                    report.createdAt = BatchSql.instant(row, "created_at");
-                    return report;
-                });
+                List.of(afterId, createdBefore, config.batchSize()), PendingReport::read);
         List<PendingReport> rows = fetched.stream().filter(row -> !held.contains(row.id)).toList();
         int sent = sendInOrder(rows);
         if (sent > 0) {
-            BatchSql.update(entityManager, deleteByIds(sent), rows.subList(0, sent).stream().map(row -> row.id).toList());
+            BatchSql.update(dataSource, deleteByIds(sent), rows.subList(0, sent).stream().map(row -> row.id).toList());
         }
         long lastId = fetched.isEmpty() ? afterId : fetched.get(fetched.size() - 1).id;
         return new Batch(fetched.size(), sent, sent < rows.size(), lastId);

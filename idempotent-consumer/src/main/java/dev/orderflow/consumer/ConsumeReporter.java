@@ -8,10 +8,11 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
@@ -43,15 +44,15 @@ public class ConsumeReporter {
 
     private static final Logger LOG = Logger.getLogger(ConsumeReporter.class);
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final TransactionSynchronizationRegistry transactions;
     private final ConsumeReportRelay relay;
     private final Optional<String> consumer;
 
     @Inject
-    public ConsumeReporter(EntityManager entityManager, TransactionSynchronizationRegistry transactions,
+    public ConsumeReporter(DataSource dataSource, TransactionSynchronizationRegistry transactions,
             ConsumeReportRelay relay, IdempotentConsumerConfig config) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.transactions = transactions;
         this.relay = relay;
         this.consumer = config.reporting().consumer();
@@ -132,7 +133,7 @@ public class ConsumeReporter {
         if (rows.isEmpty()) {
             return;
         }
-        List<Long> ids = BatchSql.insertReturningIds(entityManager, "consume_report",
+        List<Long> ids = BatchSql.insertReturningIds(dataSource, "consume_report",
                 List.of("consumer_group", "message_key", "report_key", "consumer", "outcome", "body", "created_at"),
                 rows.stream().<List<?>> map(row -> List.of(row.consumerGroup, row.messageKey, row.reportKey,
                         row.consumer, row.outcome, row.body, row.createdAt)).toList(), "id");

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.sql.BatchSql;
 
@@ -63,9 +64,9 @@ public final class CounterRows {
      * {@code keysOf} finds in the batch's payloads.
      */
     public static LockedRows<String, Row> of(TransactionSynchronizationRegistry transactions,
-            EntityManager entityManager, Table table, Function<Object, Collection<String>> keysOf) {
-        return LockedRows.of(transactions, table, keysOf, keys -> lock(entityManager, table, keys),
-                changed -> BatchSql.upsert(entityManager, table.name(),
+            DataSource dataSource, Table table, Function<Object, Collection<String>> keysOf) {
+        return LockedRows.of(transactions, table, keysOf, keys -> lock(dataSource, table, keys),
+                changed -> BatchSql.upsert(dataSource, table.name(),
                         List.of(table.keyColumn(), table.valueColumn(), "updated_at"),
                         changed.stream().<List<?>> map(row -> List.of(row.key, row.value, row.updatedAt)).toList(),
                         List.of(table.keyColumn())));
@@ -78,16 +79,16 @@ public final class CounterRows {
         rows.changed(row.key);
     }
 
-    private static Map<String, Row> lock(EntityManager entityManager, Table table, List<String> keys) {
+    private static Map<String, Row> lock(DataSource dataSource, Table table, List<String> keys) {
         if (table.createMissing()) {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             // Inserting or touching a row takes its exclusive lock until commit.
-            BatchSql.insertOrTouch(entityManager, table.name(),
+            BatchSql.insertOrTouch(dataSource, table.name(),
                     List.of(table.keyColumn(), table.valueColumn(), "updated_at"),
                     keys.stream().<List<?>> map(key -> List.of(key, 0L, now)).toList(), table.keyColumn());
         }
         Map<String, Row> rows = new HashMap<>();
-        BatchSql.select(entityManager, "select " + table.keyColumn() + ", " + table.valueColumn()
+        BatchSql.select(dataSource, "select " + table.keyColumn() + ", " + table.valueColumn()
                 + ", updated_at from " + table.name() + " where " + table.keyColumn() + " in ("
                 + BatchSql.parameters(keys.size()) + ") order by " + table.keyColumn() + " for update", keys,
                 row -> rows.put(row.getString(1), new Row(row.getString(1), row.getLong(2),

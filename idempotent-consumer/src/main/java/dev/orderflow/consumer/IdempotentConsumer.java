@@ -20,8 +20,9 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -58,7 +59,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * then the handler runs, then the row gets the handler's {@link Outcome} and, when reporting is
  * enabled, a DONE/REJECTED report goes into the {@code consume_report} outbox
  * ({@link ConsumeReporter}). Effect, record and report commit together or not at all.</li>
- * <li>A duplicate-key violation of {@link ConsumeRecord#UNIQUE_KEY_NAME} (a concurrent duplicate
+ * <li>A duplicate-key violation of {@link #CONSUME_RECORD_UNIQUE_KEY} (a concurrent duplicate
  * committed first) means "already processed": rolled back and acknowledged.</li>
  * <li>Only after the commit returns is the message acknowledged. On failure the message is nacked:
  * with a {@link RocketMQPermanentFailure} for {@code format}/{@code business} (the connector
@@ -78,18 +79,24 @@ public class IdempotentConsumer {
 
     private static final Logger LOG = Logger.getLogger(IdempotentConsumer.class);
 
+    /**
+     * Name of consume_record's UNIQUE(consumer_group, message_key) ({@code V1_0__consume_record.sql});
+     * a violation of it means "already processed".
+     */
+    static final String CONSUME_RECORD_UNIQUE_KEY = "uk_consume_record_group_key";
+
     /** MariaDB/MySQL ER_DUP_ENTRY. */
     private static final int DUPLICATE_ENTRY_ERROR = 1062;
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final ConsumeFailureRecorder failureRecorder;
     private final ConsumeReporter reporter;
     private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public IdempotentConsumer(EntityManager entityManager, ConsumeFailureRecorder failureRecorder,
+    public IdempotentConsumer(DataSource dataSource, ConsumeFailureRecorder failureRecorder,
             ConsumeReporter reporter, TransactionSynchronizationRegistry transactions) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.failureRecorder = failureRecorder;
         this.reporter = reporter;
         this.transactions = transactions;
@@ -255,7 +262,7 @@ public class IdempotentConsumer {
         List<Object> lookup = new ArrayList<>(keys.size() + 1);
         lookup.add(group);
         lookup.addAll(keys);
-        for (String[] row : BatchSql.query(entityManager, "select message_key from consume_record"
+        for (String[] row : BatchSql.query(dataSource, "select message_key from consume_record"
                 + " where consumer_group = ? and message_key in (" + BatchSql.parameters(keys.size()) + ")", lookup)) {
             recorded.add(row[0]);
         }
@@ -277,7 +284,7 @@ public class IdempotentConsumer {
             claims.add(Arrays.asList(group, element.context.messageKey(), element.delivery.msgId(),
                     Outcome.Status.DONE, processedAt));
         }
-        BatchSql.insert(entityManager, "consume_record",
+        BatchSql.insert(dataSource, "consume_record",
                 List.of("consumer_group", "message_key", "msg_id", "outcome", "processed_at"), claims);
 
         ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.payload).toList());
@@ -288,7 +295,7 @@ public class IdempotentConsumer {
                 throw new IllegalStateException("Handler returned no Outcome for " + element.context.messageKey());
             }
             if (outcome.status() != Outcome.Status.DONE || outcome.reason() != null) {
-                BatchSql.update(entityManager, "update consume_record set outcome = ?, outcome_reason = ?"
+                BatchSql.update(dataSource, "update consume_record set outcome = ?, outcome_reason = ?"
                         + " where consumer_group = ? and message_key = ?", Arrays.asList(outcome.status().name(),
                                 ConsumeFailureRecorder.truncate(outcome.reason()), group, element.context.messageKey()));
             }
@@ -342,7 +349,7 @@ public class IdempotentConsumer {
     static boolean isConcurrentDuplicate(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof SQLException sql && sql.getErrorCode() == DUPLICATE_ENTRY_ERROR
-                    && String.valueOf(sql.getMessage()).contains(ConsumeRecord.UNIQUE_KEY_NAME)) {
+                    && String.valueOf(sql.getMessage()).contains(CONSUME_RECORD_UNIQUE_KEY)) {
                 return true;
             }
         }

@@ -18,7 +18,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
+
+import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -55,7 +56,7 @@ class ConsumeReportingTest {
     TestEffects effects;
 
     @Inject
-    EntityManager entityManager;
+    DataSource dataSource;
 
     private static OrderEvent newOrderEvent() {
         return OrderEvent.of(OrderEventType.CREATE, "O-" + UUID.randomUUID(), "C-1", "+819012345678",
@@ -199,9 +200,10 @@ class ConsumeReportingTest {
         TopicProbe probe = TopicProbe.of(ConsumerReports.TOPIC);
         OrderEvent event = newOrderEvent();
         consume(event, 0, applying());
-        PendingReport row = QuarkusTransaction.requiringNew().call(() -> entityManager
-                .createQuery("from PendingReport r where r.reportKey = :key", PendingReport.class)
-                .setParameter("key", reportKey(event)).getSingleResult());
+        List<PendingReport> rows = BatchSql.select(dataSource, "select * from consume_report where report_key = ?",
+                List.of(reportKey(event)), PendingReport::read);
+        assertThat(rows).hasSize(1);
+        PendingReport row = rows.get(0);
 
         // What a relay that died between SEND_OK and the delete leaves behind: a sent report and its row.
         relay.send(row);

@@ -298,7 +298,7 @@ public final class LoadRun {
         }
     }
 
-    /** status-service stores UTC instants (quarkus.hibernate-orm.jdbc.timezone=UTC). */
+    /** status-service stores instants as UTC wall-clock time (BatchSql). */
     static Instant utc(LocalDateTime time) {
         return time == null ? null : time.toInstant(ZoneOffset.UTC);
     }

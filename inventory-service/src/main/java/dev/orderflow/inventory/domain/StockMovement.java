@@ -3,24 +3,15 @@ package dev.orderflow.inventory.domain;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.persistence.Column;
-import jakarta.persistence.Entity;
-import jakarta.persistence.EnumType;
-import jakarta.persistence.Enumerated;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.Table;
-import jakarta.persistence.UniqueConstraint;
+import javax.sql.DataSource;
 
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import dev.orderflow.sql.BatchSql;
 
-/** One line of the ledger: what an order deducted from or restored to one SKU. */
-@Entity
-@Table(name = "stock_movement", uniqueConstraints = @UniqueConstraint(name = "uk_stock_movement_order_sku_kind",
-        columnNames = { "order_id", "sku", "kind" }))
-public class StockMovement extends PanacheEntityBase {
+/**
+ * One line of the ledger ({@code stock_movement}, unique per order, SKU and kind): what an order
+ * deducted from or restored to one SKU.
+ */
+public class StockMovement {
 
     public enum Kind {
         /** Units taken by the order's create. */
@@ -29,34 +20,34 @@ public class StockMovement extends PanacheEntityBase {
         RESTORE
     }
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    public Long id;
-
-    @Column(name = "order_id", nullable = false, length = 128)
     public String orderId;
-
-    @Column(name = "sku", nullable = false, length = 64)
     public String sku;
-
-    @Enumerated(EnumType.STRING)
-    @Column(name = "kind", nullable = false, length = 16)
     public Kind kind;
-
-    @Column(name = "quantity", nullable = false)
     public long quantity;
-
-    @Column(name = "created_at", nullable = false)
     public Instant createdAt;
+
+    /** Inserts {@code movements} with one statement, in the caller's transaction. */
+    public static void insert(DataSource dataSource, List<StockMovement> movements) {
+        BatchSql.insert(dataSource, "stock_movement", List.of("order_id", "sku", "kind", "quantity", "created_at"),
+                movements.stream().<List<?>> map(m -> List.of(m.orderId, m.sku, m.kind, m.quantity, m.createdAt))
+                        .toList());
+    }
 
     /**
      * The order's movements of one kind, read with a lock: a locking read sees the latest committed
      * rows, also when this transaction's snapshot predates the commit of the order's create (a
      * create and cancel consumed at the same time, serialized by CancelBeforeCreateGuard).
      */
-    public static List<StockMovement> ofOrder(String orderId, Kind kind) {
-        return StockMovement.<StockMovement> find("orderId = ?1 and kind = ?2 order by sku", orderId, kind)
-                .withLock(LockModeType.PESSIMISTIC_WRITE)
-                .list();
+    public static List<StockMovement> ofOrder(DataSource dataSource, String orderId, Kind kind) {
+        return BatchSql.select(dataSource, "select order_id, sku, kind, quantity, created_at from stock_movement"
+                + " where order_id = ? and kind = ? order by sku for update", List.of(orderId, kind), row -> {
+                    StockMovement movement = new StockMovement();
+                    movement.orderId = row.getString("order_id");
+                    movement.sku = row.getString("sku");
+                    movement.kind = Kind.valueOf(row.getString("kind"));
+                    movement.quantity = row.getLong("quantity");
+                    movement.createdAt = BatchSql.instant(row, "created_at");
+                    return movement;
+                });
     }
 }

@@ -1,26 +1,18 @@
 package dev.orderflow.points.domain;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
-import jakarta.persistence.Column;
-import jakarta.persistence.Entity;
-import jakarta.persistence.EnumType;
-import jakarta.persistence.Enumerated;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.Table;
-import jakarta.persistence.UniqueConstraint;
+import javax.sql.DataSource;
 
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import dev.orderflow.sql.BatchSql;
 
-/** One change of a balance, caused by one order event. */
-@Entity
-@Table(name = "points_ledger", uniqueConstraints = @UniqueConstraint(name = "uk_points_ledger_order_reason",
-        columnNames = { "order_id", "reason" }))
-public class PointsLedgerEntry extends PanacheEntityBase {
+/**
+ * One change of a balance, caused by one order event: a row of {@code points_ledger} (unique per
+ * order and reason).
+ */
+public class PointsLedgerEntry {
 
     public enum Reason {
         /** Points credited for an order's create. */
@@ -29,34 +21,34 @@ public class PointsLedgerEntry extends PanacheEntityBase {
         ORDER_REVERSAL
     }
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    public Long id;
-
-    @Column(name = "order_id", nullable = false, length = 128)
     public String orderId;
-
-    @Column(name = "customer_id", nullable = false, length = 128)
     public String customerId;
-
-    @Enumerated(EnumType.STRING)
-    @Column(name = "reason", nullable = false, length = 32)
     public Reason reason;
-
     /** Signed: positive for a credit, the negated credit for its reversal. */
-    @Column(name = "points", nullable = false)
     public long points;
-
-    @Column(name = "created_at", nullable = false)
     public Instant createdAt;
+
+    /** Inserts {@code entries} with one statement, in the caller's transaction. */
+    public static void insert(DataSource dataSource, List<PointsLedgerEntry> entries) {
+        BatchSql.insert(dataSource, "points_ledger", List.of("order_id", "customer_id", "reason", "points", "created_at"),
+                entries.stream().<List<?>> map(e -> List.of(e.orderId, e.customerId, e.reason, e.points, e.createdAt))
+                        .toList());
+    }
 
     /**
      * The order's entry for {@code reason}, read with a lock so it sees the latest commit even from a
      * transaction whose snapshot predates it (see CancelBeforeCreateGuard).
      */
-    public static Optional<PointsLedgerEntry> of(String orderId, Reason reason) {
-        return PointsLedgerEntry.<PointsLedgerEntry> find("orderId = ?1 and reason = ?2", orderId, reason)
-                .withLock(LockModeType.PESSIMISTIC_WRITE)
-                .firstResultOptional();
+    public static Optional<PointsLedgerEntry> of(DataSource dataSource, String orderId, Reason reason) {
+        return BatchSql.select(dataSource, "select order_id, customer_id, reason, points, created_at from points_ledger"
+                + " where order_id = ? and reason = ? for update", List.of(orderId, reason), row -> {
+                    PointsLedgerEntry entry = new PointsLedgerEntry();
+                    entry.orderId = row.getString("order_id");
+                    entry.customerId = row.getString("customer_id");
+                    entry.reason = Reason.valueOf(row.getString("reason"));
+                    entry.points = row.getLong("points");
+                    entry.createdAt = BatchSql.instant(row, "created_at");
+                    return entry;
+                }).stream().findFirst();
     }
 }

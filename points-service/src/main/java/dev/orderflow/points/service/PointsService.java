@@ -9,9 +9,9 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import jakarta.transaction.Transactional;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.CounterRows;
@@ -19,7 +19,6 @@ import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.points.config.PointsConfig;
-import dev.orderflow.points.domain.PointsAccount;
 import dev.orderflow.points.domain.PointsLedgerEntry;
 import dev.orderflow.sql.BatchSql;
 
@@ -34,14 +33,14 @@ public class PointsService {
     private static final CounterRows.Table ACCOUNT_TABLE = new CounterRows.Table("points_account", "customer_id",
             "balance", true);
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final TransactionSynchronizationRegistry transactions;
     private final BigDecimal rate;
 
     @Inject
-    public PointsService(EntityManager entityManager, TransactionSynchronizationRegistry transactions,
+    public PointsService(DataSource dataSource, TransactionSynchronizationRegistry transactions,
             PointsConfig config) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.transactions = transactions;
         this.rate = config.rate();
         if (rate.signum() < 0) {
@@ -84,9 +83,9 @@ public class PointsService {
     }
 
     /** The customer's balance; 0 for a customer never credited (no account yet). */
-    @Transactional
     public long balance(String customerId) {
-        return PointsAccount.<PointsAccount> findByIdOptional(customerId).map(a -> a.balance).orElse(0L);
+        return BatchSql.select(dataSource, "select balance from " + ACCOUNT_TABLE.name() + " where customer_id = ?",
+                List.of(customerId), row -> row.getLong(1)).stream().findFirst().orElse(0L);
     }
 
     /**
@@ -97,7 +96,7 @@ public class PointsService {
      * crosswise; the batch's balance changes are written in one statement at its end.
      */
     private LockedRows<String, CounterRows.Row> lockedAccounts() {
-        return CounterRows.of(transactions, entityManager, ACCOUNT_TABLE,
+        return CounterRows.of(transactions, dataSource, ACCOUNT_TABLE,
                 payload -> payload instanceof OrderEvent event ? List.of(event.customerId()) : List.of());
     }
 
@@ -113,7 +112,7 @@ public class PointsService {
             // One multi-row INSERT at the batch's end instead of one INSERT per entry.
             pendingEntries(batch.get()).add(entry);
         } else {
-            entry.persist();
+            PointsLedgerEntry.insert(dataSource, List.of(entry));
         }
     }
 
@@ -121,14 +120,11 @@ public class PointsService {
     private Optional<PointsLedgerEntry> entryOf(String orderId, PointsLedgerEntry.Reason reason) {
         Optional<PointsLedgerEntry> pending = ConsumeBatch.current(transactions).flatMap(batch -> pendingEntries(batch)
                 .stream().filter(e -> e.orderId.equals(orderId) && e.reason == reason).findFirst());
-        return pending.isPresent() ? pending : PointsLedgerEntry.of(orderId, reason);
+        return pending.isPresent() ? pending : PointsLedgerEntry.of(dataSource, orderId, reason);
     }
 
     private List<PointsLedgerEntry> pendingEntries(ConsumeBatch batch) {
-        return batch.deferredRows(PointsLedgerEntry.class, rows -> BatchSql.insert(entityManager, "points_ledger",
-                List.of("order_id", "customer_id", "reason", "points", "created_at"),
-                rows.stream().<List<?>> map(e -> List.of(e.orderId, e.customerId, e.reason, e.points, e.createdAt))
-                        .toList()));
+        return batch.deferredRows(PointsLedgerEntry.class, rows -> PointsLedgerEntry.insert(dataSource, rows));
     }
 
     private static Instant now() {

@@ -10,8 +10,9 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
@@ -48,15 +49,15 @@ public class SmsIntentRecorder {
     /** Transaction resource: the batch's business keys that already have an outbox row. */
     private static final Object KEYS_WITH_ROWS = SmsIntentRecorder.class.getName() + ".keysWithRows";
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final TransactionSynchronizationRegistry transactions;
     private final CancelBeforeCreateGuard guard;
     private final Event<SmsIntentRecorded> recorded;
 
     @Inject
-    public SmsIntentRecorder(EntityManager entityManager, TransactionSynchronizationRegistry transactions,
+    public SmsIntentRecorder(DataSource dataSource, TransactionSynchronizationRegistry transactions,
             CancelBeforeCreateGuard guard, Event<SmsIntentRecorded> recorded) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.transactions = transactions;
         this.guard = guard;
         this.recorded = recorded;
@@ -90,10 +91,11 @@ public class SmsIntentRecorder {
         Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
         if (batch.isPresent()) {
             // One multi-row INSERT at the batch's end instead of one INSERT per text.
-            batch.get().<SmsOutboxEntry> deferredRows(SmsOutboxEntry.class, this::insertAll).add(entry);
+            batch.get().<SmsOutboxEntry> deferredRows(SmsOutboxEntry.class,
+                    entries -> SmsOutboxEntry.insert(dataSource, entries)).add(entry);
             keysWithRows().add(businessKey);
         } else {
-            entityManager.persist(entry);
+            SmsOutboxEntry.insert(dataSource, List.of(entry));
         }
         recorded.fire(new SmsIntentRecorded(businessKey));
         return Outcome.done();
@@ -123,23 +125,16 @@ public class SmsIntentRecorder {
     }
 
     /**
-     * The business keys among {@code businessKeys} that have an outbox row, with one plain-JDBC
-     * query: the JPQL query it replaces, with an IN list of a different size in every batch, was a
-     * sixth of the service's CPU under load (docs/performance.md, step 5).
+     * The business keys among {@code businessKeys} that have an outbox row, with one query (a JPQL
+     * query with an IN list of a different size in every batch was a sixth of the service's CPU
+     * under load: docs/performance.md, step 5).
      */
     private List<String> existingKeys(List<String> businessKeys) {
         if (businessKeys.isEmpty()) {
             return List.of();
         }
-        return BatchSql.select(entityManager, "select business_key from sms_outbox where business_key in ("
+        return BatchSql.select(dataSource, "select business_key from sms_outbox where business_key in ("
                 + BatchSql.parameters(businessKeys.size()) + ")", businessKeys, row -> row.getString(1));
-    }
-
-    private void insertAll(List<SmsOutboxEntry> entries) {
-        BatchSql.insert(entityManager, "sms_outbox", List.of("business_key", "order_id", "event_type", "phone", "text",
-                "status", "attempts", "next_attempt_at", "created_at", "updated_at"),
-                entries.stream().<List<?>> map(e -> List.of(e.businessKey, e.orderId, e.eventType, e.phone, e.text,
-                        e.status, e.attempts, e.nextAttemptAt, e.createdAt, e.updatedAt)).toList());
     }
 
     /** Values the outbox cannot hold can never be recorded: a business failure (DLQ), not a retry. */

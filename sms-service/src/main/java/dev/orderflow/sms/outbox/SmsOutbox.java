@@ -9,7 +9,8 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.sql.BatchSql;
@@ -31,11 +32,11 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 @ApplicationScoped
 public class SmsOutbox {
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
 
     @Inject
-    public SmsOutbox(EntityManager entityManager) {
-        this.entityManager = entityManager;
+    public SmsOutbox(DataSource dataSource) {
+        this.dataSource = dataSource;
     }
 
     /**
@@ -45,7 +46,7 @@ public class SmsOutbox {
     public List<ClaimedSms> claimDue(int max, Duration lease) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Instant now = now();
-            List<ClaimedSms> due = BatchSql.select(entityManager, """
+            List<ClaimedSms> due = BatchSql.select(dataSource, """
                     select e.id, e.business_key, e.phone, e.text, e.attempts from sms_outbox e
                     where e.status = ? and e.next_attempt_at <= ?
                       and not (e.event_type = ? and exists (
@@ -70,7 +71,7 @@ public class SmsOutbox {
             parameters.add(now.plus(lease));
             parameters.add(now);
             due.forEach(claim -> parameters.add(claim.id()));
-            BatchSql.update(entityManager, "update sms_outbox set attempts = attempts + 1, claim_token = "
+            BatchSql.update(dataSource, "update sms_outbox set attempts = attempts + 1, claim_token = "
                     + tokens + " end, next_attempt_at = ?, updated_at = ? where id in ("
                     + BatchSql.parameters(due.size()) + ")", parameters);
             return due;
@@ -94,7 +95,7 @@ public class SmsOutbox {
             parameters.addAll(List.of(SmsStatus.SENT, now, now));
             claims.forEach(claim -> parameters.add(claim.claimToken()));
             // Claim tokens are unique per claim: matching the token alone is matching (row, claim).
-            return BatchSql.update(entityManager, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
+            return BatchSql.update(dataSource, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
                     + " last_error = null, claim_token = null where claim_token in ("
                     + BatchSql.parameters(claims.size()) + ")", parameters);
         });
@@ -102,38 +103,22 @@ public class SmsOutbox {
 
     /** A transient failure: PENDING again, due at {@code retryAt}. @return false when the claim had been lost */
     public boolean markForRetry(ClaimedSms claim, String error, Instant retryAt) {
-        return QuarkusTransaction.requiringNew().call(() -> entityManager.createQuery("""
-                update SmsOutboxEntry e set e.nextAttemptAt = :retryAt, e.updatedAt = :now,
-                    e.lastError = :error, e.claimToken = null
-                where e.id = :id and e.claimToken = :token""")
-                .setParameter("retryAt", retryAt.truncatedTo(ChronoUnit.MILLIS))
-                .setParameter("now", now())
-                .setParameter("error", truncate(error))
-                .setParameter("id", claim.id())
-                .setParameter("token", claim.claimToken())
-                .executeUpdate() == 1);
+        return BatchSql.update(dataSource, "update sms_outbox set next_attempt_at = ?, updated_at = ?, last_error = ?,"
+                + " claim_token = null where id = ? and claim_token = ?", List.of(retryAt.truncatedTo(ChronoUnit.MILLIS),
+                        now(), truncate(error), claim.id(), claim.claimToken())) == 1;
     }
 
     /** Refused, or out of attempts: FAILED, final. @return false when the claim had been lost */
     public boolean markFailed(ClaimedSms claim, String error) {
-        return QuarkusTransaction.requiringNew().call(() -> entityManager.createQuery("""
-                update SmsOutboxEntry e set e.status = :failed, e.updatedAt = :now,
-                    e.lastError = :error, e.claimToken = null
-                where e.id = :id and e.claimToken = :token""")
-                .setParameter("failed", SmsStatus.FAILED)
-                .setParameter("now", now())
-                .setParameter("error", truncate(error))
-                .setParameter("id", claim.id())
-                .setParameter("token", claim.claimToken())
-                .executeUpdate() == 1);
+        return BatchSql.update(dataSource, "update sms_outbox set status = ?, updated_at = ?, last_error = ?,"
+                + " claim_token = null where id = ? and claim_token = ?", List.of(SmsStatus.FAILED, now(),
+                        truncate(error), claim.id(), claim.claimToken())) == 1;
     }
 
     /** Every row of an order, oldest first. */
     public List<SmsOutboxEntry> ofOrder(String orderId) {
-        return QuarkusTransaction.requiringNew().call(() -> entityManager.createQuery(
-                "from SmsOutboxEntry e where e.orderId = :orderId order by e.createdAt, e.id", SmsOutboxEntry.class)
-                .setParameter("orderId", orderId)
-                .getResultList());
+        return BatchSql.select(dataSource, "select * from sms_outbox where order_id = ? order by created_at, id",
+                List.of(orderId), SmsOutboxEntry::read);
     }
 
     private static String truncate(String error) {

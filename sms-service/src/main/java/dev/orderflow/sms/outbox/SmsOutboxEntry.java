@@ -1,21 +1,16 @@
 package dev.orderflow.sms.outbox;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 
-import jakarta.persistence.Column;
-import jakarta.persistence.Entity;
-import jakarta.persistence.EnumType;
-import jakarta.persistence.Enumerated;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
-import jakarta.persistence.Table;
+import javax.sql.DataSource;
 
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.sql.BatchSql;
 
 /** One text to send (table {@code sms_outbox}, see {@code V1_1__sms_outbox.sql}). */
-@Entity
-@Table(name = "sms_outbox")
 public class SmsOutboxEntry {
 
     /** Column limits of the table; the consumer checks events against them before writing. */
@@ -24,49 +19,48 @@ public class SmsOutboxEntry {
     public static final int MAX_TEXT_LENGTH = 640;
     public static final int MAX_ERROR_LENGTH = 1024;
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    /** Table-generated; set when read back. */
     public Long id;
-
     /** {@code <orderId>:<eventType>}: unique, and the Idempotency-Key of every attempt. */
-    @Column(name = "business_key", nullable = false, length = 255, unique = true)
     public String businessKey;
-
-    @Column(name = "order_id", nullable = false, length = MAX_ORDER_ID_LENGTH)
     public String orderId;
-
-    @Enumerated(EnumType.STRING)
-    @Column(name = "event_type", nullable = false, length = 16)
     public OrderEventType eventType;
-
-    @Column(name = "phone", nullable = false, length = MAX_PHONE_LENGTH)
     public String phone;
-
-    @Column(name = "text", nullable = false, length = MAX_TEXT_LENGTH)
     public String text;
-
-    @Enumerated(EnumType.STRING)
-    @Column(name = "status", nullable = false, length = 16)
     public SmsStatus status;
-
-    @Column(name = "attempts", nullable = false)
     public int attempts;
-
-    @Column(name = "last_error", length = MAX_ERROR_LENGTH)
     public String lastError;
-
-    @Column(name = "next_attempt_at", nullable = false)
     public Instant nextAttemptAt;
-
-    @Column(name = "claim_token", length = 36)
     public String claimToken;
-
-    @Column(name = "created_at", nullable = false)
     public Instant createdAt;
-
-    @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
-
-    @Column(name = "sent_at")
     public Instant sentAt;
+
+    /** Inserts new (PENDING, unclaimed) entries with one statement, in the caller's transaction. */
+    public static void insert(DataSource dataSource, List<SmsOutboxEntry> entries) {
+        BatchSql.insert(dataSource, "sms_outbox", List.of("business_key", "order_id", "event_type", "phone", "text",
+                "status", "attempts", "next_attempt_at", "created_at", "updated_at"),
+                entries.stream().<List<?>> map(e -> List.of(e.businessKey, e.orderId, e.eventType, e.phone, e.text,
+                        e.status, e.attempts, e.nextAttemptAt, e.createdAt, e.updatedAt)).toList());
+    }
+
+    /** The sms_outbox row {@code row} is on (every column selected by name). */
+    static SmsOutboxEntry read(ResultSet row) throws SQLException {
+        SmsOutboxEntry entry = new SmsOutboxEntry();
+        entry.id = row.getLong("id");
+        entry.businessKey = row.getString("business_key");
+        entry.orderId = row.getString("order_id");
+        entry.eventType = OrderEventType.valueOf(row.getString("event_type"));
+        entry.phone = row.getString("phone");
+        entry.text = row.getString("text");
+        entry.status = SmsStatus.valueOf(row.getString("status"));
+        entry.attempts = row.getInt("attempts");
+        entry.lastError = row.getString("last_error");
+        entry.nextAttemptAt = BatchSql.instant(row, "next_attempt_at");
+        entry.claimToken = row.getString("claim_token");
+        entry.createdAt = BatchSql.instant(row, "created_at");
+        entry.updatedAt = BatchSql.instant(row, "updated_at");
+        entry.sentAt = BatchSql.instant(row, "sent_at");
+        return entry;
+    }
 }

@@ -1,19 +1,16 @@
 package dev.orderflow.status.console;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 
-import jakarta.persistence.Column;
-import jakarta.persistence.Entity;
-import jakarta.persistence.EnumType;
-import jakarta.persistence.Enumerated;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
-import jakarta.persistence.Table;
+import javax.sql.DataSource;
+
+import dev.orderflow.sql.BatchSql;
 
 /** One console action (table {@code console_audit}): who did what, when, to which dead letter. */
-@Entity
-@Table(name = "console_audit")
 public class AuditEntry {
 
     /** What was done. */
@@ -21,46 +18,60 @@ public class AuditEntry {
         REQUEST, APPROVE, REJECT, SEND
     }
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
-    @Column(name = "at", nullable = false)
     public Instant at;
 
-    @Column(name = "actor", nullable = false, length = 64)
     public String actor;
 
-    @Enumerated(EnumType.STRING)
-    @Column(name = "action", nullable = false, length = 16)
     public Action action;
 
-    @Column(name = "consumer", nullable = false, length = 32)
     public String consumer;
 
-    @Column(name = "consumer_group", nullable = false, length = 128)
     public String consumerGroup;
 
-    @Column(name = "request_id")
     public Long requestId;
 
-    @Column(name = "dlq_message_id", length = 64)
     public String dlqMessageId;
 
-    @Column(name = "message_key", length = 128)
     public String messageKey;
 
-    @Column(name = "before_body", columnDefinition = "MEDIUMTEXT")
     public String beforeBody;
 
-    @Column(name = "after_body", columnDefinition = "MEDIUMTEXT")
     public String afterBody;
 
     /** The request's status after the action. */
-    @Enumerated(EnumType.STRING)
-    @Column(name = "outcome", nullable = false, length = 16)
     public RedriveStatus outcome;
 
-    @Column(name = "detail", length = 1024)
     public String detail;
+
+    static final String TABLE = "console_audit";
+
+    /** Inserts the entry, in the caller's transaction. */
+    void insert(DataSource dataSource) {
+        BatchSql.insert(dataSource, TABLE, List.of("at", "actor", "action", "consumer", "consumer_group", "request_id",
+                "dlq_message_id", "message_key", "before_body", "after_body", "outcome", "detail"),
+                List.of(Arrays.asList(at, actor, action, consumer, consumerGroup, requestId, dlqMessageId, messageKey,
+                        beforeBody, afterBody, outcome, detail)));
+    }
+
+    /** The audit row {@code row} is on (every column selected). */
+    static AuditEntry read(ResultSet row) throws SQLException {
+        AuditEntry entry = new AuditEntry();
+        entry.id = row.getLong("id");
+        entry.at = BatchSql.instant(row, "at");
+        entry.actor = row.getString("actor");
+        entry.action = Action.valueOf(row.getString("action"));
+        entry.consumer = row.getString("consumer");
+        entry.consumerGroup = row.getString("consumer_group");
+        long requestId = row.getLong("request_id");
+        entry.requestId = row.wasNull() ? null : requestId;
+        entry.dlqMessageId = row.getString("dlq_message_id");
+        entry.messageKey = row.getString("message_key");
+        entry.beforeBody = row.getString("before_body");
+        entry.afterBody = row.getString("after_body");
+        entry.outcome = RedriveStatus.valueOf(row.getString("outcome"));
+        entry.detail = row.getString("detail");
+        return entry;
+    }
 }

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
+
+import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
@@ -19,6 +19,7 @@ import dev.orderflow.rest.problem.ProblemException;
 import dev.orderflow.rocketmq.DeadLetter;
 import dev.orderflow.rocketmq.RocketMQAdmin;
 import dev.orderflow.rocketmq.RocketMQAdminException;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * Re-drives of dead letters: request, approval by a second person where the consumer needs it
@@ -36,13 +37,13 @@ public class RedriveService {
     private static final Logger LOG = Logger.getLogger(RedriveService.class);
     private static final int FAILURE_TEXT_MAX = 1000;
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final DeadLetterQueues queues;
     private final RocketMQAdmin admin;
     private final ConsoleConfig config;
 
-    RedriveService(EntityManager entityManager, DeadLetterQueues queues, RocketMQAdmin admin, ConsoleConfig config) {
-        this.entityManager = entityManager;
+    RedriveService(DataSource dataSource, DeadLetterQueues queues, RocketMQAdmin admin, ConsoleConfig config) {
+        this.dataSource = dataSource;
         this.queues = queues;
         this.admin = admin;
         this.config = config;
@@ -77,10 +78,11 @@ public class RedriveService {
             request.comment = input.comment();
             request.originalBody = letter.bodyAsString();
             request.correctedBody = input.correctedBody();
-            entityManager.persist(request);
+            request.insert(dataSource);
             audit(request, AuditEntry.Action.REQUEST, actor, input.comment());
             if (!config.approvalRequiredFor(consumer)) {
                 send(request, letter, actor);
+                request.updateDecision(dataSource);
             }
             created.add(RedriveRequestView.of(request));
         }
@@ -110,6 +112,7 @@ public class RedriveService {
         } else {
             send(request, letter, actor);
         }
+        request.updateDecision(dataSource);
         return RedriveRequestView.of(request);
     }
 
@@ -123,26 +126,28 @@ public class RedriveService {
         request.decidedBy = actor;
         request.decidedAt = Instant.now();
         audit(request, AuditEntry.Action.REJECT, actor, comment);
+        request.updateDecision(dataSource);
         return RedriveRequestView.of(request);
     }
 
     /** Newest first; all statuses when {@code status} is null. */
     @Transactional
     public List<RedriveRequestView> list(RedriveStatus status, int limit) {
-        String where = status == null ? "" : " where r.status = :status";
-        var query = entityManager.createQuery("select r from RedriveRequest r" + where + " order by r.id desc",
-                RedriveRequest.class).setMaxResults(limit);
+        List<Object> parameters = new ArrayList<>(2);
         if (status != null) {
-            query.setParameter("status", status);
+            parameters.add(status);
         }
-        return query.getResultList().stream().map(RedriveRequestView::of).toList();
+        parameters.add(limit);
+        return BatchSql.select(dataSource, "select * from " + RedriveRequest.TABLE
+                + (status == null ? "" : " where status = ?") + " order by id desc limit ?", parameters,
+                RedriveRequest::read).stream().map(RedriveRequestView::of).toList();
     }
 
     /** The latest audit rows, newest first. */
     @Transactional
     public List<AuditEntryView> audit(int limit) {
-        return entityManager.createQuery("select a from AuditEntry a order by a.id desc", AuditEntry.class)
-                .setMaxResults(limit).getResultList().stream().map(AuditEntryView::of).toList();
+        return BatchSql.select(dataSource, "select * from " + AuditEntry.TABLE + " order by id desc limit ?",
+                List.of(limit), AuditEntry::read).stream().map(AuditEntryView::of).toList();
     }
 
     private List<String> validate(RedriveRequestInput input) {
@@ -168,11 +173,9 @@ public class RedriveService {
     }
 
     private void refuseIfOpen(String consumer, String dlqMessageId) {
-        List<RedriveRequest> open = entityManager.createQuery("select r from RedriveRequest r where r.consumer = :consumer"
-                + " and r.dlqMessageId = :id and r.status in :open", RedriveRequest.class)
-                .setParameter("consumer", consumer).setParameter("id", dlqMessageId)
-                .setParameter("open", List.of(RedriveStatus.PENDING_APPROVAL, RedriveStatus.SENT))
-                .getResultList();
+        List<RedriveRequest> open = BatchSql.select(dataSource, "select * from " + RedriveRequest.TABLE
+                + " where consumer = ? and dlq_message_id = ? and status in (?, ?) order by id limit 1",
+                List.of(consumer, dlqMessageId, RedriveStatus.PENDING_APPROVAL, RedriveStatus.SENT), RedriveRequest::read);
         if (!open.isEmpty()) {
             RedriveRequest existing = open.get(0);
             throw conflict("DLQ entry " + dlqMessageId + " already has re-drive request " + existing.id + " ("
@@ -181,7 +184,9 @@ public class RedriveService {
     }
 
     private RedriveRequest pending(long requestId) {
-        RedriveRequest request = entityManager.find(RedriveRequest.class, requestId, LockModeType.PESSIMISTIC_WRITE);
+        List<RedriveRequest> found = BatchSql.select(dataSource, "select * from " + RedriveRequest.TABLE
+                + " where id = ? for update", List.of(requestId), RedriveRequest::read);
+        RedriveRequest request = found.isEmpty() ? null : found.get(0);
         if (request == null) {
             throw ProblemException.notFound("redrive-request-not-found", "no re-drive request " + requestId);
         }
@@ -228,7 +233,7 @@ public class RedriveService {
         entry.afterBody = request.bodyToSend();
         entry.outcome = request.status;
         entry.detail = truncate(detail);
-        entityManager.persist(entry);
+        entry.insert(dataSource);
     }
 
     private static ProblemException conflict(String detail) {

@@ -1,55 +1,61 @@
 package dev.orderflow.status.domain;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 
-import jakarta.persistence.Column;
-import jakarta.persistence.Entity;
-import jakarta.persistence.EnumType;
-import jakarta.persistence.Enumerated;
-import jakarta.persistence.Id;
-import jakarta.persistence.Table;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * One order's aggregated status (table {@code order_message_consume_status}). The per-consumer
  * outcomes are in {@link ConsumerOutcome}; {@link #state} is derived from them by
  * {@link StateRules} whenever one changes.
  */
-@Entity
-@Table(name = "order_message_consume_status")
 public class OrderConsumeStatus {
 
-    @Id
-    @Column(name = "order_id", length = 64)
     public String orderId;
 
-    @Enumerated(EnumType.STRING)
-    @Column(name = "state", nullable = false, length = 16)
     public OrderState state;
 
     /** The create event's occurredAt; null while the create has not arrived (the row is not "opened"). */
-    @Column(name = "created_at")
     public Instant createdAt;
 
-    @Column(name = "cancel_requested_at")
     public Instant cancelRequestedAt;
 
-    @Column(name = "first_seen_at", nullable = false)
     public Instant firstSeenAt;
 
-    @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
 
-    @Column(name = "completed_at")
     public Instant completedAt;
 
-    @Column(name = "failure_consumer", length = 32)
     public String failureConsumer;
 
-    @Column(name = "failure_class", length = 16)
     public String failureClass;
 
-    @Column(name = "failure_reason", length = 1024)
     public String failureReason;
+
+    /** The table. */
+    public static final String TABLE = "order_message_consume_status";
+
+    /** Columns of the table as {@link #read} reads them, for a select list with the table's alias {@code s}. */
+    public static final String SELECT_COLUMNS = "s.order_id, s.state, s.created_at, s.cancel_requested_at,"
+            + " s.first_seen_at, s.updated_at, s.completed_at, s.failure_consumer, s.failure_class, s.failure_reason";
+
+    /** The status row {@code row} is on (selected as {@link #SELECT_COLUMNS}). */
+    public static OrderConsumeStatus read(ResultSet row) throws SQLException {
+        OrderConsumeStatus status = new OrderConsumeStatus();
+        status.orderId = row.getString("order_id");
+        status.state = OrderState.valueOf(row.getString("state"));
+        status.createdAt = BatchSql.instant(row, "created_at");
+        status.cancelRequestedAt = BatchSql.instant(row, "cancel_requested_at");
+        status.firstSeenAt = BatchSql.instant(row, "first_seen_at");
+        status.updatedAt = BatchSql.instant(row, "updated_at");
+        status.completedAt = BatchSql.instant(row, "completed_at");
+        status.failureConsumer = row.getString("failure_consumer");
+        status.failureClass = row.getString("failure_class");
+        status.failureReason = row.getString("failure_reason");
+        return status;
+    }
 
     /** True once the create event arrived: only then does the API show the order. */
     public boolean opened() {

@@ -11,52 +11,55 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
+import javax.sql.DataSource;
+
+import dev.orderflow.sql.BatchSql;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
 import dev.orderflow.status.domain.OrderConsumeStatus;
 import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.domain.StateRules;
 
-/** Read side of the status tables: what the API shows. Short read-only transactions. */
+/**
+ * Read side of the status tables: what the API shows. Short read-only transactions (a page and its
+ * count, or statuses and their outcomes, come from one snapshot).
+ */
 @ApplicationScoped
 public class StatusQueries {
 
-    private final EntityManager entityManager;
+    private static final String OPENED_STATUSES = " from " + OrderConsumeStatus.TABLE + " s where s.created_at is not null";
+
+    private final DataSource dataSource;
     private final StatusServiceConfig config;
 
     @Inject
-    public StatusQueries(EntityManager entityManager, StatusServiceConfig config) {
-        this.entityManager = entityManager;
+    public StatusQueries(DataSource dataSource, StatusServiceConfig config) {
+        this.dataSource = dataSource;
         this.config = config;
     }
 
     /** @throws OrderStatusNotFoundException when the order is unknown or its create has not arrived */
     @Transactional
     public OrderStatusView find(String orderId) {
-        OrderConsumeStatus status = entityManager.find(OrderConsumeStatus.class, orderId);
-        if (status == null || !status.opened()) {
-            throw new OrderStatusNotFoundException(orderId, status != null);
+        List<OrderConsumeStatus> found = BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS
+                + " from " + OrderConsumeStatus.TABLE + " s where s.order_id = ?", List.of(orderId),
+                OrderConsumeStatus::read);
+        if (found.isEmpty() || !found.get(0).opened()) {
+            throw new OrderStatusNotFoundException(orderId, !found.isEmpty());
         }
-        return views(List.of(status)).get(0);
+        return views(found).get(0);
     }
 
     /** Opened orders in {@code state}, newest created first. */
     @Transactional
     public StatusPage list(OrderState state, int page, int size) {
-        long total = entityManager.createQuery(
-                "select count(s) from OrderConsumeStatus s where s.state = :state and s.createdAt is not null", Long.class)
-                .setParameter("state", state)
-                .getSingleResult();
-        List<OrderConsumeStatus> rows = entityManager.createQuery("""
-                select s from OrderConsumeStatus s where s.state = :state and s.createdAt is not null
-                order by s.createdAt desc, s.orderId desc""", OrderConsumeStatus.class)
-                .setParameter("state", state)
-                .setFirstResult(page * size)
-                .setMaxResults(size)
-                .getResultList();
+        long total = BatchSql.select(dataSource, "select count(*)" + OPENED_STATUSES + " and s.state = ?",
+                List.of(state), row -> row.getLong(1)).get(0);
+        List<OrderConsumeStatus> rows = BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS
+                + OPENED_STATUSES + " and s.state = ? order by s.created_at desc, s.order_id desc limit ? offset ?",
+                List.of(state, size, (long) page * size), OrderConsumeStatus::read);
         return new StatusPage(state, page, size, total, views(rows));
     }
 
@@ -67,25 +70,18 @@ public class StatusQueries {
         for (OrderState state : OrderState.values()) {
             counts.put(state, 0L);
         }
-        entityManager.createQuery("""
-                select s.state, count(s) from OrderConsumeStatus s where s.createdAt is not null
-                group by s.state""", Object[].class)
-                .getResultList()
-                .forEach(row -> counts.put((OrderState) row[0], (Long) row[1]));
-        long awaitingCreate = entityManager.createQuery(
-                "select count(s) from OrderConsumeStatus s where s.createdAt is null", Long.class).getSingleResult();
+        BatchSql.select(dataSource, "select s.state, count(*)" + OPENED_STATUSES + " group by s.state", List.of(),
+                row -> counts.put(OrderState.valueOf(row.getString(1)), row.getLong(2)));
+        long awaitingCreate = BatchSql.select(dataSource, "select count(*) from " + OrderConsumeStatus.TABLE
+                + " where created_at is null", List.of(), row -> row.getLong(1)).get(0);
 
         Duration window = config.summary().latencyWindow();
-        List<Object[]> completions = entityManager.createQuery("""
-                select s.createdAt, s.completedAt from OrderConsumeStatus s
-                where s.completedAt >= :since order by s.completedAt desc""", Object[].class)
-                .setParameter("since", Instant.now().minus(window))
-                .setMaxResults(config.summary().latencyMaxSamples())
-                .getResultList();
-        long[] millis = completions.stream()
-                .mapToLong(row -> Math.max(0, Duration.between((Instant) row[0], (Instant) row[1]).toMillis()))
-                .sorted()
-                .toArray();
+        long[] millis = BatchSql.select(dataSource, "select s.created_at, s.completed_at from " + OrderConsumeStatus.TABLE
+                + " s where s.completed_at >= ? order by s.completed_at desc limit ?",
+                List.of(Instant.now().minus(window), config.summary().latencyMaxSamples()),
+                row -> Math.max(0, Duration.between(BatchSql.instant(row, "created_at"),
+                        BatchSql.instant(row, "completed_at")).toMillis()))
+                .stream().mapToLong(Long::longValue).sorted().toArray();
         return new StatusSummary(counts, awaitingCreate, new StatusSummary.Latency(window, millis.length,
                 percentile(millis, 50), percentile(millis, 90), percentile(millis, 99),
                 millis.length == 0 ? null : millis[millis.length - 1]));
@@ -98,13 +94,11 @@ public class StatusQueries {
         if (orderIds.isEmpty()) {
             return settled;
         }
-        entityManager.createQuery("""
-                select s.orderId, s.state from OrderConsumeStatus s
-                where s.orderId in :ids and s.createdAt is not null and s.state <> :pending""", Object[].class)
-                .setParameter("ids", orderIds)
-                .setParameter("pending", OrderState.PENDING)
-                .getResultList()
-                .forEach(row -> settled.put((String) row[0], (OrderState) row[1]));
+        List<Object> parameters = new ArrayList<>(orderIds);
+        parameters.add(OrderState.PENDING);
+        BatchSql.select(dataSource, "select s.order_id, s.state" + OPENED_STATUSES + " and s.order_id in ("
+                + BatchSql.parameters(orderIds.size()) + ") and s.state <> ?", parameters,
+                row -> settled.put(row.getString(1), OrderState.valueOf(row.getString(2))));
         return settled;
     }
 
@@ -122,10 +116,13 @@ public class StatusQueries {
             return List.of();
         }
         Map<String, List<ConsumerOutcome>> outcomesByOrder = new HashMap<>();
-        entityManager.createQuery("select o from ConsumerOutcome o where o.orderId in :ids", ConsumerOutcome.class)
-                .setParameter("ids", rows.stream().map(r -> r.orderId).toList())
-                .getResultList()
-                .forEach(o -> outcomesByOrder.computeIfAbsent(o.orderId, id -> new ArrayList<>()).add(o));
+        List<String> orderIds = rows.stream().map(r -> r.orderId).toList();
+        BatchSql.select(dataSource, "select o.order_id, " + ConsumerOutcome.SELECT_COLUMNS + " from "
+                + ConsumerOutcome.TABLE + " o where o.order_id in (" + BatchSql.parameters(orderIds.size()) + ")",
+                orderIds, row -> {
+                    ConsumerOutcome outcome = ConsumerOutcome.read(row.getString("order_id"), row);
+                    return outcomesByOrder.computeIfAbsent(outcome.orderId, id -> new ArrayList<>()).add(outcome);
+                });
         List<String> required = config.requiredConsumers();
         return rows.stream().map(s -> new OrderStatusView(s.orderId, s.state,
                 StateRules.consumerStates(required, StateRules.trackedEvent(s.cancelRequested()),

@@ -1,7 +1,5 @@
 package dev.orderflow.status.service;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -17,8 +15,9 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
@@ -61,18 +60,18 @@ public class StatusRecorder {
 
     private static final int MAX_REASON_LENGTH = 1024;
     private static final int MAX_ORDER_ID_LENGTH = 64;
-    private static final String STATUS_TABLE = "order_message_consume_status";
-    private static final String OUTCOME_TABLE = "order_consumer_outcome";
+    private static final String STATUS_TABLE = OrderConsumeStatus.TABLE;
+    private static final String OUTCOME_TABLE = ConsumerOutcome.TABLE;
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final List<String> requiredConsumers;
     private final Event<OrderStateChanged> stateChanged;
     private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public StatusRecorder(EntityManager entityManager, StatusServiceConfig config, Event<OrderStateChanged> stateChanged,
+    public StatusRecorder(DataSource dataSource, StatusServiceConfig config, Event<OrderStateChanged> stateChanged,
             TransactionSynchronizationRegistry transactions) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.requiredConsumers = List.copyOf(config.requiredConsumers());
         this.stateChanged = stateChanged;
         this.transactions = transactions;
@@ -209,68 +208,37 @@ public class StatusRecorder {
      */
     private Map<String, OrderRows> lockOrders(List<String> orderIds) {
         Instant now = now();
-        BatchSql.insertOrTouch(entityManager, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
+        BatchSql.insertOrTouch(dataSource, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
                 orderIds.stream().<List<?>> map(orderId -> List.of(orderId, OrderState.PENDING, now, now)).toList(),
                 "order_id");
         Map<String, OrderRows> orders = new HashMap<>();
-        BatchSql.select(entityManager, "select s.order_id, s.state, s.created_at, s.cancel_requested_at,"
-                + " s.first_seen_at, s.updated_at, s.completed_at, s.failure_consumer, s.failure_class,"
-                + " s.failure_reason, o.consumer, o.event_type, o.outcome, o.failure_class as outcome_failure_class,"
-                + " o.reason, o.occurred_at, o.source, o.recorded_at from " + STATUS_TABLE + " s left join "
+        BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS + ", "
+                + ConsumerOutcome.SELECT_COLUMNS + " from " + STATUS_TABLE + " s left join "
                 + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
                 + BatchSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
                     String orderId = row.getString("order_id");
                     OrderRows order = orders.get(orderId);
                     if (order == null) {
-                        order = new OrderRows(statusOf(row));
+                        order = new OrderRows(OrderConsumeStatus.read(row));
                         orders.put(orderId, order);
                     }
                     if (row.getString("consumer") != null) {
-                        order.outcomes.add(outcomeOf(orderId, row));
+                        order.outcomes.add(ConsumerOutcome.read(orderId, row));
                     }
                     return order;
                 });
         return orders;
     }
 
-    private static OrderConsumeStatus statusOf(ResultSet row) throws SQLException {
-        OrderConsumeStatus status = new OrderConsumeStatus();
-        status.orderId = row.getString("order_id");
-        status.state = OrderState.valueOf(row.getString("state"));
-        status.createdAt = BatchSql.instant(row, "created_at");
-        status.cancelRequestedAt = BatchSql.instant(row, "cancel_requested_at");
-        status.firstSeenAt = BatchSql.instant(row, "first_seen_at");
-        status.updatedAt = BatchSql.instant(row, "updated_at");
-        status.completedAt = BatchSql.instant(row, "completed_at");
-        status.failureConsumer = row.getString("failure_consumer");
-        status.failureClass = row.getString("failure_class");
-        status.failureReason = row.getString("failure_reason");
-        return status;
-    }
-
-    private static ConsumerOutcome outcomeOf(String orderId, ResultSet row) throws SQLException {
-        ConsumerOutcome outcome = new ConsumerOutcome();
-        outcome.orderId = orderId;
-        outcome.consumer = row.getString("consumer");
-        outcome.eventType = row.getString("event_type");
-        outcome.outcome = ConsumerState.valueOf(row.getString("outcome"));
-        outcome.failureClass = row.getString("outcome_failure_class");
-        outcome.reason = row.getString("reason");
-        outcome.occurredAt = BatchSql.instant(row, "occurred_at");
-        outcome.source = row.getString("source");
-        outcome.recordedAt = BatchSql.instant(row, "recorded_at");
-        return outcome;
-    }
-
     /** Writes the changed rows: one statement for the statuses, one for the outcomes (the rows are locked). */
     private void writeOrders(List<OrderRows> changed) {
-        BatchSql.upsert(entityManager, STATUS_TABLE, List.of("order_id", "state", "created_at",
+        BatchSql.upsert(dataSource, STATUS_TABLE, List.of("order_id", "state", "created_at",
                 "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failure_consumer",
                 "failure_class", "failure_reason"), changed.stream().map(order -> order.status).<List<?>> map(s ->
                         Arrays.asList(s.orderId, s.state, s.createdAt, s.cancelRequestedAt, s.firstSeenAt, s.updatedAt,
                                 s.completedAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
                 List.of("order_id"));
-        BatchSql.upsert(entityManager, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
+        BatchSql.upsert(dataSource, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
                 "failure_class", "reason", "occurred_at", "source", "recorded_at"),
                 changed.stream().flatMap(order -> order.changedOutcomes.stream()).<List<?>> map(o -> Arrays.asList(
                         o.orderId, o.consumer, o.eventType, o.outcome, o.failureClass, o.reason, o.occurredAt,
@@ -279,7 +247,7 @@ public class StatusRecorder {
         changed.forEach(order -> order.changedOutcomes.clear());
     }
 
-    /** One order's status row and outcome rows as this transaction holds them (not managed by Hibernate). */
+    /** One order's status row and outcome rows as this transaction holds them. */
     private static final class OrderRows {
         final OrderConsumeStatus status;
         final List<ConsumerOutcome> outcomes = new ArrayList<>();
