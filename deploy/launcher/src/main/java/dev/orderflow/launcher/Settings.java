@@ -33,7 +33,12 @@ public record Settings(
          * taken; 0 always picks a free port.
          */
         int embeddedMariadbPort,
-        /** {@code orderflow.local.service-jvm-options}: JVM options of each service, space separated. Default {@code -Xmx128m -XX:+UseSerialGC}. */
+        /**
+         * {@code orderflow.local.service-jvm-options}: JVM options of each service, space separated.
+         * Default {@code -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}: five services and a broker
+         * share a small machine, where C2's compilations cost more CPU than they save and the heap
+         * needs no more than 64 MB (docs/performance.md, step 8).
+         */
         List<String> serviceJvmOptions,
         /** {@code orderflow.local.ready-timeout}: how long all services together may take to become ready (ISO-8601), PT3M. */
         Duration readyTimeout,
@@ -60,7 +65,7 @@ public record Settings(
                 property("mariadb.user", "root"),
                 property("mariadb.password", ""),
                 intProperty("mariadb.embedded-port", mariadbPort),
-                List.of(property("service-jvm-options", "-Xmx128m -XX:+UseSerialGC").trim().split("\\s+")),
+                List.of(property("service-jvm-options", "-Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1").trim().split("\\s+")),
                 Duration.parse(property("ready-timeout", "PT3M")),
                 Duration.parse(property("stop-timeout", "PT20S")));
     }
