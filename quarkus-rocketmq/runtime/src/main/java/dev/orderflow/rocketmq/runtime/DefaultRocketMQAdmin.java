@@ -319,9 +319,8 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
 
     private synchronized DefaultMQProducer redriveProducer() {
         if (redriveProducer == null) {
-            DefaultMQProducer created = new DefaultMQProducer(REDRIVE_PRODUCER_GROUP);
-            created.setNamesrvAddr(nameServer());
-            created.setInstanceName(RocketMQMessages.instanceName("dlq-redrive"));
+            DefaultMQProducer created = RocketMQProducers.prepare(new DefaultMQProducer(REDRIVE_PRODUCER_GROUP),
+                    nameServer(), RocketMQMessages.instanceName("dlq-redrive"));
             try {
                 created.start();
             } catch (MQClientException e) {

@@ -106,8 +106,8 @@ public class RocketMQSink {
     }
 
     protected final void configure(DefaultMQProducer p) {
-        p.setNamesrvAddr(config.getNameServer());
-        p.setInstanceName(config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
+        RocketMQProducers.prepare(p, config.getNameServer(),
+                config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
         p.setSendMsgTimeout(config.getSendTimeout());
         p.setRetryTimesWhenSendFailed(config.getRetries());
         p.setRetryTimesWhenSendAsyncFailed(config.getRetries());

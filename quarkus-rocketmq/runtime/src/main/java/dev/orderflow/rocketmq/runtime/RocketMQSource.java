@@ -493,9 +493,8 @@ public class RocketMQSource {
 
     private synchronized DefaultMQProducer deadLetterProducer() throws MQClientException {
         if (deadLetterProducer == null) {
-            DefaultMQProducer producer = new DefaultMQProducer(group + "_dlq_writer");
-            producer.setNamesrvAddr(config.getNameServer());
-            producer.setInstanceName(RocketMQMessages.instanceName(channel + "-dlq"));
+            DefaultMQProducer producer = RocketMQProducers.prepare(new DefaultMQProducer(group + "_dlq_writer"),
+                    config.getNameServer(), RocketMQMessages.instanceName(channel + "-dlq"));
             producer.start();
             deadLetterProducer = producer;
         }

@@ -58,9 +58,8 @@ final class TransactionalChannel implements TransactionListener {
         this.metrics = new ChannelMetrics(channel);
         this.transactionMetrics = new TransactionMetrics(channel);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
-        this.producer = new TransactionMQProducer(producerGroup);
-        producer.setNamesrvAddr(config.getNameServer());
-        producer.setInstanceName(config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
+        this.producer = RocketMQProducers.prepare(new TransactionMQProducer(producerGroup), config.getNameServer(),
+                config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
         producer.setSendMsgTimeout(config.getSendTimeout());
         producer.setRetryTimesWhenSendFailed(config.getRetries());
         // The producer shuts this executor down with itself.
