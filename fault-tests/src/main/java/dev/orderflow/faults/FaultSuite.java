@@ -49,13 +49,6 @@ public final class FaultSuite implements AutoCloseable {
             "-Drocketmq.client.rebalance.waitInterval=2000", "-Dsms-service.dispatch.sweep-interval=PT1S",
             "-Dorder-service.messaging.rollback-unconfirmed-after=PT10S");
 
-    /**
-     * {@link #SERVICE_JVM_OPTIONS} with full tiered compilation (C2): slower to warm up, faster in
-     * the steady state that a benchmark measures.
-     */
-    public static final List<String> SERVICE_JVM_OPTIONS_C2 = SERVICE_JVM_OPTIONS.stream()
-            .filter(o -> !o.startsWith("-XX:TieredStopAtLevel")).toList();
-
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
     /**
      * How long the services get to exit after SIGTERM at the end of a run before SIGKILL: 10 s, or
@@ -140,7 +133,7 @@ public final class FaultSuite implements AutoCloseable {
 
     /**
      * {@link #start(Path, Path, String, String, int, PrintStream)} with the services' JVM options
-     * chosen by the caller (e.g. {@link #SERVICE_JVM_OPTIONS_C2} for a benchmark); {@code {app-dir}}
+     * chosen by the caller (e.g. a benchmark's); {@code {app-dir}}
      * in an option stands for the service's {@code quarkus-app} folder, and an option written
      * {@code <service>:<option>} (e.g. {@code inventory-service:-Dx=y}) applies to that service only.
      */

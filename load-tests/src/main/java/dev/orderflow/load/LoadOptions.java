@@ -25,8 +25,9 @@ import java.util.stream.IntStream;
  * suite, before the measured load (default 0): the measured phase then runs on warmed JITs;</li>
  * <li>{@code --skus N}: orders draw their one to three lines from N SKUs (default 50, the
  * reference's load shape; at least 3);</li>
- * <li>{@code --jit c1|c2}: the services run C1 only (the e2e and fault suites' fast start) or
- * with full tiered compilation (default c2, the steady state);</li>
+ * <li>{@code --jit c1|c2}: the services run C1 only (default, as the local launcher starts them:
+ * on two cores shared by six JVMs C2's compiler threads cost more than its code saves, see
+ * docs/performance.md, steps 8 and 9) or with full tiered compilation (the default up to step 8);</li>
  * <li>{@code --jvm-options "OPTS"}: more JVM options for every service (space-separated, after
  * the suite's own), e.g. {@code "-XX:ReservedCodeCacheSize=48m -Xss512k"}; {@code {app-dir}} stands
  * for each service's {@code quarkus-app} folder, e.g. {@code -XX:SharedArchiveFile={app-dir}/app-cds.jsa};
@@ -69,7 +70,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         List<String> jfrProcesses = List.of();
         int warmupOrders = 0;
         int skus = 50;
-        String jit = "c2";
+        String jit = "c1";
         boolean startupAlone = false;
         List<String> extraJvmOptions = List.of();
         String label = null;
