@@ -19,7 +19,7 @@ for service in order-service inventory-service sms-service points-service status
   [[ -f "$app/app.aotconf" ]] || { echo "$service: no $app/app.aotconf; run the training (step 1) first" >&2; exit 1; }
   rm -f "$app/app.aot"
   # AOTMode=create reads the configuration and writes the cache without running the application.
-  "$java" -Xmx128m -XX:+UseSerialGC -XX:AOTMode=create -XX:AOTConfiguration="$app/app.aotconf" \
+  "$java" -Xmx64m -XX:+UseSerialGC -XX:AOTMode=create -XX:AOTConfiguration="$app/app.aotconf" \
     -XX:AOTCache="$app/app.aot" -jar "$app/quarkus-run.jar" > "$PWD/$service/target/aotcache.log" 2>&1
   echo "$service: $(du -h "$app/app.aot" | cut -f1) $app/app.aot"
 done
