@@ -15,31 +15,27 @@ class RocketMQProducersTest {
 
     @Test
     void startedProducerSendsUnbatchedAndItsAccumulatorGuardsWakeRarely() throws Exception {
-        DefaultMQProducer producer = RocketMQProducers.prepare(new DefaultMQProducer("producers_test_plain"),
-                NO_NAME_SERVER, "producers-test-plain");
-        producer.start();
-        try {
-            assertThat(producer.getNamesrvAddr()).isEqualTo(NO_NAME_SERVER);
-            assertThat(producer.getInstanceName()).isEqualTo("producers-test-plain");
-            assertThat(producer.getAutoBatch()).as("the extension never batches in the client").isFalse();
-            assertThat(producer.getBatchMaxDelayMs()).isEqualTo(RocketMQProducers.ACCUMULATOR_HOLD_MS);
-            assertThat(guardThreads("producers-test-plain")).hasSize(2);
-        } finally {
-            producer.shutdown();
-        }
-        assertThat(guardThreads("producers-test-plain")).as("the guards stop with the producer").isEmpty();
+        startAndCheck(new DefaultMQProducer("producers_test_plain"), "producers-test-plain");
     }
 
     @Test
     void transactionalProducerGetsTheSameHoldTime() throws Exception {
-        TransactionMQProducer producer = RocketMQProducers.prepare(new TransactionMQProducer("producers_test_tx"),
-                NO_NAME_SERVER, "producers-test-tx");
+        startAndCheck(new TransactionMQProducer("producers_test_tx"), "producers-test-tx");
+    }
+
+    private static void startAndCheck(DefaultMQProducer unprepared, String instanceName) throws Exception {
+        DefaultMQProducer producer = RocketMQProducers.prepare(unprepared, NO_NAME_SERVER, instanceName);
         producer.start();
         try {
+            assertThat(producer.getNamesrvAddr()).isEqualTo(NO_NAME_SERVER);
+            assertThat(producer.getInstanceName()).isEqualTo(instanceName);
+            assertThat(producer.getAutoBatch()).as("the extension never batches in the client").isFalse();
             assertThat(producer.getBatchMaxDelayMs()).isEqualTo(RocketMQProducers.ACCUMULATOR_HOLD_MS);
+            assertThat(guardThreads(instanceName)).hasSize(2);
         } finally {
             producer.shutdown();
         }
+        assertThat(guardThreads(instanceName)).as("the guards stop with the producer").isEmpty();
     }
 
     private static List<String> guardThreads(String instanceName) {
