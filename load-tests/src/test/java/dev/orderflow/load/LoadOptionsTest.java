@@ -16,7 +16,7 @@ class LoadOptionsTest {
         assertThat(options.plannedOrders()).isEqualTo(5000);
         assertThat(options.clients()).isEqualTo(32);
         assertThat(options.label()).isEqualTo("closed n=5000 c=32");
-        assertThat(options.jit()).isEqualTo("c2");
+        assertThat(options.jit()).as("C1 only by default since step 9").isEqualTo("c1");
         assertThat(options.warmupOrders()).isZero();
         assertThat(options.skuNames()).hasSize(50).startsWith("LOAD-SKU-01").endsWith("LOAD-SKU-50");
     }
@@ -31,9 +31,9 @@ class LoadOptionsTest {
 
     @Test
     void refusesBadWarmupSkusAndJit() {
-        assertThat(LoadOptions.parse("--warmup", "500", "--skus", "4", "--jit", "c1"))
+        assertThat(LoadOptions.parse("--warmup", "500", "--skus", "4", "--jit", "c2"))
                 .extracting(LoadOptions::warmupOrders, LoadOptions::skus, LoadOptions::jit)
-                .containsExactly(500, 4, "c1");
+                .containsExactly(500, 4, "c2");
         assertThatThrownBy(() -> LoadOptions.parse("--skus", "2")).hasMessageContaining("at least 3");
         assertThatThrownBy(() -> LoadOptions.parse("--warmup", "-1")).hasMessageContaining("must not be negative");
         assertThatThrownBy(() -> LoadOptions.parse("--jit", "c3")).hasMessageContaining("c1 or c2");
