@@ -2,11 +2,14 @@ package dev.orderflow.load;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.IntStream;
+
+import dev.orderflow.launcher.Settings;
 
 /**
  * The command line of {@link LoadRun}.
@@ -53,6 +56,20 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
 
     public boolean openLoop() {
         return rate.isPresent();
+    }
+
+    /**
+     * The services' JVM options: as the local launcher starts them, with their production settings
+     * (up to step 8 the benchmark ran the fault suite's shorter rebalance and sweep intervals, which
+     * cost CPU at low load); {@code --jit c2} takes C1-only away, {@code --jvm-options} come last.
+     */
+    public List<String> serviceJvmOptions() {
+        List<String> options = new ArrayList<>(List.of(Settings.DEFAULT_SERVICE_JVM_OPTIONS.split(" ")));
+        if (jit.equals("c2")) {
+            options.removeIf(option -> option.startsWith("-XX:TieredStopAtLevel"));
+        }
+        options.addAll(extraJvmOptions);
+        return options;
     }
 
     /** The number of orders the run places: N, or R × S in the open loop. */

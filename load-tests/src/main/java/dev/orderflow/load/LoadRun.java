@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -62,12 +61,6 @@ public final class LoadRun {
 
     /** The suite's databases: orderflow_perf_order, orderflow_perf_inventory, ... */
     public static final String DATABASE_PREFIX = "orderflow_perf_";
-    /**
-     * The services' JVM options before {@code --jit} and {@code --jvm-options}: the local launcher's
-     * small heap and serial GC, and the services' production settings (up to step 8 the benchmark
-     * ran the fault suite's shorter rebalance and sweep intervals, which cost CPU at low load).
-     */
-    static final List<String> SERVICE_JVM_OPTIONS = List.of("-Xmx64m", "-XX:+UseSerialGC");
     /** Length of the idle window whose counter rate is subtracted from the run's deltas. */
     static final Duration IDLE_WINDOW = Duration.ofSeconds(5);
     /** After completion: the sms dispatch and report relays finish; bounded. */
@@ -106,12 +99,8 @@ public final class LoadRun {
         String host = System.getProperty("orderflow.load.mariadb.host", "127.0.0.1");
         int port = Integer.parseInt(System.getProperty("orderflow.load.mariadb.port", "3306"));
         LoadResult result;
-        List<String> jvmOptions = new ArrayList<>(SERVICE_JVM_OPTIONS);
-        if (options.jit().equals("c1")) {
-            jvmOptions.add("-XX:TieredStopAtLevel=1");
-        }
-        jvmOptions.addAll(options.extraJvmOptions());
-        try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, jvmOptions, host, port, System.out)) {
+        try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, options.serviceJvmOptions(), host, port,
+                System.out)) {
             result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
         }
         System.exit(result.passed() ? 0 : 1);

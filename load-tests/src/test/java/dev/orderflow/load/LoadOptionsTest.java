@@ -22,6 +22,14 @@ class LoadOptionsTest {
     }
 
     @Test
+    void servicesStartAsTheLauncherStartsThemWithC1OnlyUnlessC2IsAsked() {
+        assertThat(LoadOptions.parse().serviceJvmOptions())
+                .containsExactly("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+        assertThat(LoadOptions.parse("--jit", "c2", "--jvm-options", "-Xmx128m -Dx=y").serviceJvmOptions())
+                .containsExactly("-Xmx64m", "-XX:+UseSerialGC", "-Xmx128m", "-Dx=y");
+    }
+
+    @Test
     void profilesNamedProcessesOrAll() {
         assertThat(LoadOptions.parse("--jfr", "status-service,broker").jfrProcesses())
                 .containsExactly("status-service", "broker");

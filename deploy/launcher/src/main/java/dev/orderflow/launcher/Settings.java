@@ -35,9 +35,7 @@ public record Settings(
         int embeddedMariadbPort,
         /**
          * {@code orderflow.local.service-jvm-options}: JVM options of each service, space separated.
-         * Default {@code -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}: five services and a broker
-         * share a small machine, where C2's compilations cost more CPU than they save and the heap
-         * needs no more than 64 MB (docs/performance.md, step 8).
+         * Default {@link Settings#DEFAULT_SERVICE_JVM_OPTIONS}.
          */
         List<String> serviceJvmOptions,
         /** {@code orderflow.local.ready-timeout}: how long all services together may take to become ready (ISO-8601), PT3M. */
@@ -52,6 +50,14 @@ public record Settings(
     }
 
     /** The defaults above, overridden by {@code -Dorderflow.local.*} system properties. */
+    /**
+     * The services' JVM options unless {@code orderflow.local.service-jvm-options} says otherwise (the
+     * benchmark starts them the same way): five services and a broker share a small machine, where
+     * C2's compilations cost more CPU than they save and the heap needs no more than 64 MB
+     * (docs/performance.md, steps 8 and 9).
+     */
+    public static final String DEFAULT_SERVICE_JVM_OPTIONS = "-Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
     public static Settings fromSystemProperties(Path root) {
         Path absoluteRoot = root.toAbsolutePath().normalize();
         int mariadbPort = intProperty("mariadb.port", 3306);
@@ -65,7 +71,7 @@ public record Settings(
                 property("mariadb.user", "root"),
                 property("mariadb.password", ""),
                 intProperty("mariadb.embedded-port", mariadbPort),
-                List.of(property("service-jvm-options", "-Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1").trim().split("\\s+")),
+                List.of(property("service-jvm-options", DEFAULT_SERVICE_JVM_OPTIONS).trim().split("\\s+")),
                 Duration.parse(property("ready-timeout", "PT3M")),
                 Duration.parse(property("stop-timeout", "PT20S")));
     }
