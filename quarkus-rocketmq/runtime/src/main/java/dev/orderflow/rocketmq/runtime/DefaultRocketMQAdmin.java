@@ -306,7 +306,7 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         if (admin == null) {
             DefaultMQAdminExt created = new DefaultMQAdminExt();
             created.setNamesrvAddr(nameServer());
-            created.setInstanceName(RocketMQMessages.instanceName("admin"));
+            created.setInstanceName(RocketMQMessages.sharedInstanceName(nameServer()));
             try {
                 created.start();
             } catch (MQClientException e) {
@@ -320,7 +320,7 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
     private synchronized DefaultMQProducer redriveProducer() {
         if (redriveProducer == null) {
             DefaultMQProducer created = RocketMQProducers.prepare(new DefaultMQProducer(REDRIVE_PRODUCER_GROUP),
-                    nameServer(), RocketMQMessages.instanceName("dlq-redrive"));
+                    nameServer(), RocketMQMessages.sharedInstanceName(nameServer()));
             try {
                 created.start();
             } catch (MQClientException e) {

@@ -45,8 +45,9 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
 @ConnectorAttribute(name = "topic", type = "string", direction = INCOMING_AND_OUTGOING,
         description = "The topic. Default: the channel name.")
 @ConnectorAttribute(name = "instance-name", type = "string", direction = INCOMING_AND_OUTGOING,
-        description = "Client instance name. Default: unique per channel and process, so that two clients in one JVM "
-                + "act as two instances.")
+        description = "Client instance name. Default: one per process and name server, shared by every channel (one "
+                + "set of connections and client threads); the groups in one instance must differ. Give a channel its "
+                + "own name to make it a separate client.")
 @ConnectorAttribute(name = "health-enabled", type = "boolean", direction = INCOMING_AND_OUTGOING, defaultValue = "true",
         description = "Whether the channel reports readiness (client started and name server reachable).")
 @ConnectorAttribute(name = "health-timeout", type = "int", direction = INCOMING_AND_OUTGOING, defaultValue = "1000",

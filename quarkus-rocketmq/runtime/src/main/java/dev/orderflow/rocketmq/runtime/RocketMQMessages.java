@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.rocketmq.common.MixAll;
@@ -28,6 +29,8 @@ import dev.orderflow.rocketmq.TransactionCheck;
 public final class RocketMQMessages {
 
     private static final AtomicInteger INSTANCE_COUNTER = new AtomicInteger();
+    private static final String SHARED_INSTANCE_EPOCH = Long.toHexString(System.nanoTime());
+    private static final Map<String, String> SHARED_INSTANCES = new ConcurrentHashMap<>();
 
     private RocketMQMessages() {
     }
@@ -214,8 +217,28 @@ public final class RocketMQMessages {
         return Map.copyOf(user);
     }
 
-    /** A client instance name unique in this process, so that two channels never share a client. */
-    static String instanceName(String channel) {
-        return channel + "@" + ProcessHandle.current().pid() + "#" + INSTANCE_COUNTER.incrementAndGet();
+    /**
+     * A client instance name unique in this process, for a client that must not share: one that
+     * comes and goes with a fixed group (the DLQ browser: two browses at once would be the same
+     * group twice in one instance).
+     */
+    static String instanceName(String purpose) {
+        return purpose + "@" + ProcessHandle.current().pid() + "#" + INSTANCE_COUNTER.incrementAndGet();
+    }
+
+    /**
+     * The client instance the extension's long-lived clients (channels, DLQ writers, admin,
+     * re-drive) share by default, one per name server. Each instance has its own connections,
+     * Netty loops, pull, rebalance, heartbeat and callback threads: status-service's seven
+     * instances held over a hundred threads (docs/performance.md, step 10). The groups of one
+     * instance must differ, which RocketMQ requires of one process's clients anyway. The name
+     * carries the pid, so two processes never share a client id, and a value fixed at class
+     * loading, so that an application restarted in the same JVM (tests) does not meet a leftover
+     * instance of the previous one.
+     */
+    static String sharedInstanceName(String nameServer) {
+        return SHARED_INSTANCES.computeIfAbsent(nameServer,
+                ns -> "orderflow@" + ProcessHandle.current().pid() + "#" + SHARED_INSTANCE_EPOCH + "-"
+                        + INSTANCE_COUNTER.incrementAndGet());
     }
 }

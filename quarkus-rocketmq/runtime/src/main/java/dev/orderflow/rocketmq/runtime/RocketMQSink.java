@@ -107,7 +107,7 @@ public class RocketMQSink {
 
     protected final void configure(DefaultMQProducer p) {
         RocketMQProducers.prepare(p, config.getNameServer(),
-                config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
+                config.getInstanceName().orElse(RocketMQMessages.sharedInstanceName(config.getNameServer())));
         p.setSendMsgTimeout(config.getSendTimeout());
         p.setRetryTimesWhenSendFailed(config.getRetries());
         p.setRetryTimesWhenSendAsyncFailed(config.getRetries());

@@ -150,7 +150,7 @@ public class RocketMQSource {
     private DefaultMQPushConsumer createConsumer() {
         DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
         c.setNamesrvAddr(config.getNameServer());
-        c.setInstanceName(config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
+        c.setInstanceName(config.getInstanceName().orElse(RocketMQMessages.sharedInstanceName(config.getNameServer())));
         int threads = config.getConsumeThreads();
         c.setConsumeThreadMin(threads);
         c.setConsumeThreadMax(threads);
@@ -494,7 +494,7 @@ public class RocketMQSource {
     private synchronized DefaultMQProducer deadLetterProducer() throws MQClientException {
         if (deadLetterProducer == null) {
             DefaultMQProducer producer = RocketMQProducers.prepare(new DefaultMQProducer(group + "_dlq_writer"),
-                    config.getNameServer(), RocketMQMessages.instanceName(channel + "-dlq"));
+                    config.getNameServer(), consumer.getInstanceName());
             producer.start();
             deadLetterProducer = producer;
         }

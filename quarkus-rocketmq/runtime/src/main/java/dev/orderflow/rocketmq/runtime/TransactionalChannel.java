@@ -59,7 +59,7 @@ final class TransactionalChannel implements TransactionListener {
         this.transactionMetrics = new TransactionMetrics(channel);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
         this.producer = RocketMQProducers.prepare(new TransactionMQProducer(producerGroup), config.getNameServer(),
-                config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
+                config.getInstanceName().orElse(RocketMQMessages.sharedInstanceName(config.getNameServer())));
         producer.setSendMsgTimeout(config.getSendTimeout());
         producer.setRetryTimesWhenSendFailed(config.getRetries());
         // The producer shuts this executor down with itself.
