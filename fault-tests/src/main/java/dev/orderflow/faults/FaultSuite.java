@@ -29,7 +29,8 @@ import dev.orderflow.launcher.ServiceSpec;
  * The suite the faults are injected into: the broker ({@link BrokerMain}) and every service as
  * child processes on free ports, each service with a fresh {@code orderflow_fault_*} database on
  * the real MariaDB; inventory-service reaches its database through a {@link DatabaseLink} (a
- * loopback relay) that the database-outage fault cuts. Every process it starts is tracked and {@link #close()} (also a JVM
+ * loopback relay) that the database-outage fault cuts, unless the caller injects no database outage
+ * (the benchmark: every statement through the relay cost inventory-service a hop through this JVM). Every process it starts is tracked and {@link #close()} (also a JVM
  * shutdown hook) kills them all, whatever state the run is in.
  */
 public final class FaultSuite implements AutoCloseable {
@@ -76,6 +77,7 @@ public final class FaultSuite implements AutoCloseable {
     private final int nameServerPort;
     private final int brokerPort;
     private final int brokerReadyPort;
+    /** Null when the suite was started without the relay. */
     private final DatabaseLink databaseLink;
     private final Thread shutdownHook = new Thread(this::close, "fault-suite-stop");
     private ServiceProcess broker;
@@ -83,7 +85,7 @@ public final class FaultSuite implements AutoCloseable {
     private boolean closed;
 
     private FaultSuite(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
-            String mariadbHost, int mariadbPort, PrintStream out) {
+            String mariadbHost, int mariadbPort, boolean relayDatabase, PrintStream out) {
         if (!databasePrefix.matches("orderflow_[a-z]+_")) {
             throw new IllegalArgumentException("A suite's database prefix is orderflow_<word>_, was " + databasePrefix);
         }
@@ -103,7 +105,7 @@ public final class FaultSuite implements AutoCloseable {
         this.brokerPort = freeBrokerPort();
         this.brokerReadyPort = Ports.freePort();
         try {
-            this.databaseLink = new DatabaseLink(mariadbHost, mariadbPort);
+            this.databaseLink = relayDatabase ? new DatabaseLink(mariadbHost, mariadbPort) : null;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot open the database relay", e);
         }
@@ -128,7 +130,7 @@ public final class FaultSuite implements AutoCloseable {
      */
     public static FaultSuite start(Path root, Path runDir, String databasePrefix, String mariadbHost, int mariadbPort,
             PrintStream out) {
-        return start(root, runDir, databasePrefix, SERVICE_JVM_OPTIONS, mariadbHost, mariadbPort, out);
+        return start(root, runDir, databasePrefix, SERVICE_JVM_OPTIONS, mariadbHost, mariadbPort, true, out);
     }
 
     /**
@@ -136,16 +138,21 @@ public final class FaultSuite implements AutoCloseable {
      * chosen by the caller (e.g. a benchmark's); {@code {app-dir}}
      * in an option stands for the service's {@code quarkus-app} folder, and an option written
      * {@code <service>:<option>} (e.g. {@code inventory-service:-Dx=y}) applies to that service only.
+     *
+     * @param relayDatabase whether {@link #DB_OUTAGE_SERVICE} reaches MariaDB through the
+     *        {@link #databaseLink()} relay (needed for the database-outage fault); without it every
+     *        service connects directly, as in production
      */
     public static FaultSuite start(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
-            String mariadbHost, int mariadbPort, PrintStream out) {
+            String mariadbHost, int mariadbPort, boolean relayDatabase, PrintStream out) {
         List<String> missing = ServiceSpec.SUITE.stream().filter(s -> !Files.isRegularFile(s.runnerJar(root)))
                 .map(s -> root.relativize(s.runnerJar(root)).toString()).toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Services not built: " + missing
                     + ". Build them first: mvn -B install -DskipTests (or run this module with -am).");
         }
-        FaultSuite suite = new FaultSuite(root, runDir, databasePrefix, serviceJvmOptions, mariadbHost, mariadbPort, out);
+        FaultSuite suite = new FaultSuite(root, runDir, databasePrefix, serviceJvmOptions, mariadbHost, mariadbPort,
+                relayDatabase, out);
         Runtime.getRuntime().addShutdownHook(suite.shutdownHook);
         try {
             suite.stopLeftovers();
@@ -269,6 +276,10 @@ public final class FaultSuite implements AutoCloseable {
 
     /** The relay between {@link #DB_OUTAGE_SERVICE} and MariaDB: {@code cut()} and {@code restore()} it. */
     public DatabaseLink databaseLink() {
+        if (databaseLink == null) {
+            throw new IllegalStateException("This suite was started without the database relay: "
+                    + DB_OUTAGE_SERVICE + " connects to MariaDB directly, so no database outage can be injected");
+        }
         return databaseLink;
     }
 
@@ -310,7 +321,9 @@ public final class FaultSuite implements AutoCloseable {
             }
         }
         try {
-            databaseLink.close();
+            if (databaseLink != null) {
+                databaseLink.close();
+            }
         } catch (IOException e) {
             out.println("fault suite: closing the database relay failed: " + e);
         }
@@ -359,7 +372,7 @@ public final class FaultSuite implements AutoCloseable {
         }
         ServiceSpec base = specs.get(name);
         ServiceSpec spec = new ServiceSpec(name, base.module(), port, base.database());
-        int databasePort = name.equals(DB_OUTAGE_SERVICE) ? databaseLink.port() : mariadbPort;
+        int databasePort = databaseLink != null && name.equals(DB_OUTAGE_SERVICE) ? databaseLink.port() : mariadbPort;
         Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
                 List.copyOf(specs.values())));
