@@ -46,8 +46,8 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
         description = "The topic. Default: the channel name.")
 @ConnectorAttribute(name = "instance-name", type = "string", direction = INCOMING_AND_OUTGOING,
         description = "Client instance name. Default: one per process and name server, shared by every channel (one "
-                + "set of connections and client threads); the groups in one instance must differ. Give a channel its "
-                + "own name to make it a separate client.")
+                + "set of connections and client threads) except transactional ones, which get their own; the groups "
+                + "in one instance must differ. Give a channel its own name to make it a separate client.")
 @ConnectorAttribute(name = "health-enabled", type = "boolean", direction = INCOMING_AND_OUTGOING, defaultValue = "true",
         description = "Whether the channel reports readiness (client started and name server reachable).")
 @ConnectorAttribute(name = "health-timeout", type = "int", direction = INCOMING_AND_OUTGOING, defaultValue = "1000",

@@ -218,17 +218,18 @@ public final class RocketMQMessages {
     }
 
     /**
-     * A client instance name unique in this process, for a client that must not share: one that
-     * comes and goes with a fixed group (the DLQ browser: two browses at once would be the same
-     * group twice in one instance).
+     * A client instance name unique in this process, for a client that does not share: a
+     * transactional channel's producer (check-backs are served on its own connection and threads)
+     * and one that comes and goes with a fixed group (the DLQ browser: two browses at once would
+     * be the same group twice in one instance).
      */
     static String instanceName(String purpose) {
         return purpose + "@" + ProcessHandle.current().pid() + "#" + INSTANCE_COUNTER.incrementAndGet();
     }
 
     /**
-     * The client instance the extension's long-lived clients (channels, DLQ writers, admin,
-     * re-drive) share by default, one per name server. Each instance has its own connections,
+     * The client instance the extension's long-lived clients (channels other than transactional
+     * ones, DLQ writers, admin, re-drive) share by default, one per name server. Each instance has its own connections,
      * Netty loops, pull, rebalance, heartbeat and callback threads: status-service's seven
      * instances held over a hundred threads (docs/performance.md, step 10). The groups of one
      * instance must differ, which RocketMQ requires of one process's clients anyway. The name

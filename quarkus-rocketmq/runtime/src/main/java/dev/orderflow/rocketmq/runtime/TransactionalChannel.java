@@ -59,7 +59,9 @@ final class TransactionalChannel implements TransactionListener {
         this.transactionMetrics = new TransactionMetrics(channel);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
         this.producer = RocketMQProducers.prepare(new TransactionMQProducer(producerGroup), config.getNameServer(),
-                config.getInstanceName().orElse(RocketMQMessages.sharedInstanceName(config.getNameServer())));
+                // Its own client, not the shared one: the broker's check-backs arrive on the client's
+                // connection and callback threads, which the shared client gives to every channel's pulls.
+                config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
         producer.setSendMsgTimeout(config.getSendTimeout());
         producer.setRetryTimesWhenSendFailed(config.getRetries());
         // The producer shuts this executor down with itself.
