@@ -30,7 +30,8 @@ import dev.orderflow.launcher.ServiceSpec;
  * child processes on free ports, each service with a fresh {@code orderflow_fault_*} database on
  * the real MariaDB; inventory-service reaches its database through a {@link DatabaseLink} (a
  * loopback relay) that the database-outage fault cuts, unless the caller injects no database outage
- * (the benchmark: every statement through the relay cost inventory-service a hop through this JVM). Every process it starts is tracked and {@link #close()} (also a JVM
+ * (the benchmark: every statement through the relay cost inventory-service a hop through this JVM).
+ * Every process it starts is tracked and {@link #close()} (also a JVM
  * shutdown hook) kills them all, whatever state the run is in.
  */
 public final class FaultSuite implements AutoCloseable {
