@@ -12,14 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
-import org.apache.rocketmq.client.consumer.PullResult;
-import org.apache.rocketmq.client.consumer.PullStatus;
-import org.apache.rocketmq.client.exception.MQBrokerException;
-import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
-import org.apache.rocketmq.remoting.exception.RemotingException;
 
 import dev.orderflow.faults.Observations.DeadLetterEntry;
 import dev.orderflow.faults.Observations.LedgerEntry;
@@ -48,20 +40,11 @@ public final class Reconciler implements AutoCloseable {
     private static final String CANCELLED_BEFORE_CREATE = "cancelled before create";
 
     private final FaultSuite suite;
-    @SuppressWarnings("deprecation") // the plain pull consumer reads a queue from any offset without a group offset
-    private final DefaultMQPullConsumer dlqReader;
+    private final TopicReader dlqReader;
 
-    @SuppressWarnings("deprecation")
     public Reconciler(FaultSuite suite) {
         this.suite = suite;
-        this.dlqReader = new DefaultMQPullConsumer("fault_tests_dlq_reader");
-        dlqReader.setNamesrvAddr(suite.nameServerAddress());
-        dlqReader.setInstanceName("fault-tests-" + ProcessHandle.current().pid());
-        try {
-            dlqReader.start();
-        } catch (MQClientException e) {
-            throw new IllegalStateException("DLQ reader did not start", e);
-        }
+        this.dlqReader = new TopicReader(suite.nameServerAddress(), "fault_tests_dlq_reader");
     }
 
     public Observations read() {
@@ -132,46 +115,20 @@ public final class Reconciler implements AutoCloseable {
     }
 
     /** Every entry of the groups' DLQs; a DLQ that does not exist yet has none. */
-    @SuppressWarnings("deprecation")
     private List<DeadLetterEntry> deadLetters() {
         List<DeadLetterEntry> entries = new ArrayList<>();
         for (String group : DLQ_GROUPS) {
-            Set<MessageQueue> queues;
-            try {
-                queues = dlqReader.fetchSubscribeMessageQueues(OrderMessaging.deadLetterQueueOf(group));
-            } catch (MQClientException e) {
-                continue; // no route yet: nothing was dead-lettered in this group
-            }
-            for (MessageQueue queue : queues) {
-                long offset = 0;
-                while (true) {
-                    PullResult result;
-                    try {
-                        result = dlqReader.pull(queue, "*", offset, 32);
-                    } catch (MQClientException | RemotingException | MQBrokerException e) {
-                        throw new IllegalStateException("Cannot read " + queue, e);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException("Interrupted while reading " + queue, e);
-                    }
-                    if (result.getPullStatus() != PullStatus.FOUND) {
-                        break;
-                    }
-                    for (MessageExt message : result.getMsgFoundList()) {
-                        String attempts = message.getUserProperty(DLQ_ATTEMPTS);
-                        entries.add(new DeadLetterEntry(group, message.getKeys(), message.getUserProperty(DLQ_FAILURE_CLASS),
-                                attempts == null ? 0 : Integer.parseInt(attempts)));
-                    }
-                    offset = result.getNextBeginOffset();
-                }
-            }
+            dlqReader.forEach(OrderMessaging.deadLetterQueueOf(group), message -> {
+                String attempts = message.getUserProperty(DLQ_ATTEMPTS);
+                entries.add(new DeadLetterEntry(group, message.getKeys(), message.getUserProperty(DLQ_FAILURE_CLASS),
+                        attempts == null ? 0 : Integer.parseInt(attempts)));
+            });
         }
         return entries;
     }
 
     @Override
-    @SuppressWarnings("deprecation")
     public void close() {
-        dlqReader.shutdown();
+        dlqReader.close();
     }
 }

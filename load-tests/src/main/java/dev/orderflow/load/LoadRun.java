@@ -39,6 +39,7 @@ import dev.orderflow.faults.FaultSuite;
 import dev.orderflow.faults.OrderStream;
 import dev.orderflow.faults.Reconciler;
 import dev.orderflow.faults.Verdict;
+import dev.orderflow.faults.TopicReader;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
 
@@ -291,8 +292,9 @@ public final class LoadRun {
 
     /** Where the end-to-end time went, per consumer and stage (see {@link StageLatencies}). */
     private void printStages(Map<String, Timing> timings) {
-        try (Connection connection = suite.connect("status-service")) {
-            StageLatencies.read(connection, timings).lines().forEach(out::println);
+        try (Connection connection = suite.connect("status-service");
+                TopicReader reports = new TopicReader(suite.nameServerAddress(), "load_run_report_reader")) {
+            StageLatencies.read(connection, timings, reports).lines().forEach(out::println);
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the consumers' reports from status-service's database", e);
         }

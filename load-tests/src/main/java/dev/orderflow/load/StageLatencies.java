@@ -10,22 +10,49 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.orderflow.faults.TopicReader;
+import dev.orderflow.order.events.ConsumerReports;
+
 /**
- * Where an order's end-to-end time goes, from status-service's rows: for each consumer, the time
- * from the order's creation to the consumer's commit (delivery, waiting in its lane, the batch's
- * transaction) and from that commit to status-service recording the report (relay, the report's
- * delivery, status-service's batch). For the slowest 1 % of orders: which consumer reported last
- * and in which of its two stages most of its time went.
+ * Where an order's end-to-end time goes, from status-service's rows and the report messages on
+ * {@value ConsumerReports#TOPIC}: for each consumer, the time from the order's creation to the
+ * consumer's commit (delivery, waiting in its lane, the batch's transaction) and from that commit
+ * to status-service recording the report, split where the broker saw the report: the consumer's
+ * relay sending it (commit to the message's born time), the broker storing it, and status-service
+ * recording it (delivery, waiting in its report lane, the batch's transaction). Born and store
+ * times are clocks of this machine's processes, like the database's. For the slowest 1 % of
+ * orders: which consumer reported last and in which stage most of that report's time went.
  */
 final class StageLatencies {
 
-    /** One consumer's create outcome of one order. */
-    private record Report(String consumer, long consumedMs, long reportedMs) {
+    /** The stages of one report, in order; {@code after commit} when the message was not found on the topic. */
+    private static final List<String> STAGES = List.of("before commit", "relay", "broker", "status-service",
+            "after commit");
+
+    /** One consumer's create outcome of one order; the three split stages are null when its message was not found. */
+    private record Report(String consumer, long consumedMs, long reportedMs, Long relayMs, Long storeMs,
+            Long recordMs) {
+
+        /** The stage that took longest. */
+        String longestStage() {
+            if (relayMs == null) {
+                return consumedMs >= reportedMs ? STAGES.get(0) : STAGES.get(4);
+            }
+            long[] stages = { consumedMs, relayMs, storeMs, recordMs };
+            int longest = 0;
+            for (int i = 1; i < stages.length; i++) {
+                if (stages[i] > stages[longest]) {
+                    longest = i;
+                }
+            }
+            return STAGES.get(longest);
+        }
     }
 
     /** An order's creation, completion and its consumers' reports. */
@@ -43,23 +70,51 @@ final class StageLatencies {
         this.orders = orders;
     }
 
-    /** One row of {@code order_consumer_outcome}: when the consumer committed, when status-service recorded it. */
-    record ReportRow(String orderId, String consumer, Instant committed, Instant recorded) {
+    /**
+     * One row of {@code order_consumer_outcome}: when the consumer committed, when its report was sent
+     * and stored (null when the message was not found), when status-service recorded it.
+     */
+    record ReportRow(String orderId, String consumer, Instant committed, Instant sent, Instant stored,
+            Instant recorded) {
     }
 
-    /** The consumers' create reports of the completed orders among {@code timings}, from status-service's database. */
-    static StageLatencies read(Connection statusDatabase, Map<String, LoadRun.Timing> timings) throws SQLException {
+    /** When a report message was sent (its born time) and stored by the broker. */
+    record SentReport(Instant sent, Instant stored) {
+    }
+
+    /**
+     * The consumers' create reports of the completed orders among {@code timings}, from status-service's
+     * database, with their messages' times from {@code reports}.
+     */
+    static StageLatencies read(Connection statusDatabase, Map<String, LoadRun.Timing> timings, TopicReader reports)
+            throws SQLException {
+        Map<String, SentReport> sent = sentReports(reports);
         List<ReportRow> rows = new ArrayList<>();
         try (Statement statement = statusDatabase.createStatement();
                 ResultSet row = statement.executeQuery("SELECT order_id, consumer, occurred_at, recorded_at FROM "
                         + "order_consumer_outcome WHERE event_type = 'create'")) {
             while (row.next()) {
+                SentReport message = sent.get(row.getString(1) + ":create:" + row.getString(2));
                 rows.add(new ReportRow(row.getString(1), row.getString(2),
                         LoadRun.utc(row.getObject(3, LocalDateTime.class)),
+                        message == null ? null : message.sent(), message == null ? null : message.stored(),
                         LoadRun.utc(row.getObject(4, LocalDateTime.class))));
             }
         }
         return of(timings, rows);
+    }
+
+    /**
+     * Every report message on the topic by its key ({@code <orderId>:<eventType>:<consumer>}); of a
+     * report sent more than once (at-least-once relay), the first stored.
+     */
+    static Map<String, SentReport> sentReports(TopicReader reader) {
+        Map<String, SentReport> sent = new HashMap<>();
+        reader.forEach(ConsumerReports.TOPIC, message -> sent.merge(message.getKeys(),
+                new SentReport(Instant.ofEpochMilli(message.getBornTimestamp()),
+                        Instant.ofEpochMilli(message.getStoreTimestamp())),
+                (first, again) -> again.stored().isBefore(first.stored()) ? again : first));
+        return sent;
     }
 
     /** The stages of the completed orders among {@code timings}; rows of other orders are left out. */
@@ -68,8 +123,12 @@ final class StageLatencies {
         for (ReportRow row : rows) {
             LoadRun.Timing timing = timings.get(row.orderId());
             if (timing != null && timing.completedAt() != null) {
+                boolean found = row.sent() != null;
                 reports.computeIfAbsent(row.orderId(), id -> new ArrayList<>()).add(new Report(row.consumer(),
-                        millis(timing.createdAt(), row.committed()), millis(row.committed(), row.recorded())));
+                        millis(timing.createdAt(), row.committed()), millis(row.committed(), row.recorded()),
+                        found ? millis(row.committed(), row.sent()) : null,
+                        found ? millis(row.sent(), row.stored()) : null,
+                        found ? millis(row.stored(), row.recorded()) : null));
             }
         }
         List<OrderStages> orders = new ArrayList<>();
@@ -81,13 +140,22 @@ final class StageLatencies {
     /** The printed breakdown, a line per consumer, then the slowest 1 %. */
     List<String> lines() {
         List<String> lines = new ArrayList<>();
-        lines.add("stages per consumer (ms, p50/p90/p99/max): created -> consumer's commit | commit -> status-service recorded it");
+        lines.add("stages per consumer (ms, p50/p90/p99/max): created -> consumer's commit | commit -> status-service"
+                + " recorded it = relay sent it + broker stored it + status-service recorded it");
         Map<String, List<Report>> byConsumer = new TreeMap<>();
         orders.forEach(order -> order.reports()
                 .forEach(r -> byConsumer.computeIfAbsent(r.consumer(), c -> new ArrayList<>()).add(r)));
-        byConsumer.forEach((consumer, its) -> lines.add(String.format(Locale.ROOT, "  %-12s %s | %s", consumer,
-                summary(its.stream().map(Report::consumedMs).toList()),
-                summary(its.stream().map(Report::reportedMs).toList()))));
+        byConsumer.forEach((consumer, its) -> {
+            List<Report> found = its.stream().filter(r -> r.relayMs() != null).toList();
+            lines.add(String.format(Locale.ROOT, "  %-12s %s | %s = %s + %s + %s%s", consumer,
+                    summary(its.stream().map(Report::consumedMs).toList()),
+                    summary(its.stream().map(Report::reportedMs).toList()),
+                    summary(found.stream().map(Report::relayMs).toList()),
+                    summary(found.stream().map(Report::storeMs).toList()),
+                    summary(found.stream().map(Report::recordMs).toList()),
+                    found.size() == its.size() ? "" : " (" + (its.size() - found.size()) + " report(s) not found on "
+                            + ConsumerReports.TOPIC + ")"));
+        });
 
         List<OrderStages> slowest = orders.stream()
                 .sorted(Comparator.comparingLong(OrderStages::endToEndMs).reversed())
@@ -96,22 +164,24 @@ final class StageLatencies {
             return lines;
         }
         Map<String, Integer> lastConsumer = new TreeMap<>();
-        int waitedBeforeCommit = 0;
+        Map<String, Integer> longestStage = new LinkedHashMap<>();
         for (OrderStages order : slowest) {
             Report last = order.last();
             lastConsumer.merge(last.consumer(), 1, Integer::sum);
-            if (last.consumedMs() >= last.reportedMs()) {
-                waitedBeforeCommit++;
-            }
+            longestStage.merge(last.longestStage(), 1, Integer::sum);
         }
+        Map<String, Integer> byStage = new LinkedHashMap<>();
+        STAGES.stream().filter(longestStage::containsKey).forEach(stage -> byStage.put(stage, longestStage.get(stage)));
         lines.add(String.format(Locale.ROOT, "slowest 1 %% (%d orders, end-to-end >= %d ms): reported last by %s; "
-                + "that consumer's time mostly before its commit in %d, after it in %d", slowest.size(),
-                slowest.get(slowest.size() - 1).endToEndMs(), lastConsumer, waitedBeforeCommit,
-                slowest.size() - waitedBeforeCommit));
+                + "that report's longest stage: %s", slowest.size(),
+                slowest.get(slowest.size() - 1).endToEndMs(), lastConsumer, byStage));
         return lines;
     }
 
     private static String summary(List<Long> values) {
+        if (values.isEmpty()) {
+            return "-";
+        }
         Percentiles stats = new Percentiles(values);
         return String.format(Locale.ROOT, "%d/%d/%d/%d", stats.at(50), stats.at(90), stats.at(99), stats.max());
     }

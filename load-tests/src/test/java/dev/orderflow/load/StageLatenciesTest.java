@@ -15,26 +15,40 @@ class StageLatenciesTest {
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
 
     @Test
-    void percentilesPerConsumerAndStageAndWhoTheSlowestOrdersWaitedFor() {
+    void percentilesPerConsumerAndStageAndWhereTheSlowestOrdersWaited() {
         Map<String, LoadRun.Timing> timings = new HashMap<>();
         List<StageLatencies.ReportRow> rows = new ArrayList<>();
-        // 100 orders: inventory commits after 10 ms and is recorded 20 ms later; points after 30 + 40 ms.
-        // Order 99 waits 1,000 ms for inventory's commit: it is the slowest 1 %, waiting before the commit.
-        for (int i = 0; i < 100; i++) {
+        // 200 orders. inventory commits after 10 ms; its relay sends 5 ms later, the broker stores 1 ms
+        // later, status-service records 14 ms later. points: 30 ms, then 10, 2 and 28 ms.
+        // Order 99 waits 1,000 ms for inventory's commit; order 198 waits 900 ms for status-service to
+        // record points' report: together the slowest 1 %. Points' message of order 50 was not found.
+        for (int i = 0; i < 200; i++) {
             String id = "O" + i;
             long inventoryCommit = i == 99 ? 1_000 : 10;
-            timings.put(id, new LoadRun.Timing(T0, T0.plusMillis(Math.max(inventoryCommit + 20, 70))));
-            rows.add(new StageLatencies.ReportRow(id, "inventory", T0.plusMillis(inventoryCommit),
-                    T0.plusMillis(inventoryCommit + 20)));
-            rows.add(new StageLatencies.ReportRow(id, "points", T0.plusMillis(30), T0.plusMillis(70)));
+            long pointsRecord = i == 198 ? 900 : 28;
+            timings.put(id, new LoadRun.Timing(T0, T0.plusMillis(Math.max(inventoryCommit + 20, 42 + pointsRecord))));
+            rows.add(report(id, "inventory", inventoryCommit, 5, 1, 14));
+            rows.add(i == 50
+                    ? new StageLatencies.ReportRow(id, "points", T0.plusMillis(30), null, null, T0.plusMillis(70))
+                    : report(id, "points", 30, 10, 2, pointsRecord));
         }
         // Reports of orders outside the run (warm-up) are left out.
-        rows.add(new StageLatencies.ReportRow("WARMUP", "points", T0, T0.plusMillis(5_000)));
+        rows.add(report("WARMUP", "points", 0, 1, 1, 5_000));
 
         List<String> lines = StageLatencies.of(timings, rows).lines();
 
-        assertThat(lines).contains("  inventory    10/10/10/1000 | 20/20/20/20", "  points       30/30/30/30 | 40/40/40/40");
-        assertThat(lines.get(lines.size() - 1)).isEqualTo("slowest 1 % (1 orders, end-to-end >= 1020 ms): reported last"
-                + " by {inventory=1}; that consumer's time mostly before its commit in 1, after it in 0");
+        assertThat(lines).contains("  inventory    10/10/10/1000 | 20/20/20/20 = 5/5/5/5 + 1/1/1/1 + 14/14/14/14",
+                "  points       30/30/30/30 | 40/40/40/912 = 10/10/10/10 + 2/2/2/2 + 28/28/28/900"
+                        + " (1 report(s) not found on order_result_topic)");
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("slowest 1 % (2 orders, end-to-end >= 942 ms): reported last"
+                + " by {inventory=1, points=1}; that report's longest stage: {before commit=1, status-service=1}");
+    }
+
+    /** A report committed {@code commitMs} after T0, then sent, stored and recorded after the given further delays. */
+    private static StageLatencies.ReportRow report(String orderId, String consumer, long commitMs, long relayMs,
+            long storeMs, long recordMs) {
+        return new StageLatencies.ReportRow(orderId, consumer, T0.plusMillis(commitMs),
+                T0.plusMillis(commitMs + relayMs), T0.plusMillis(commitMs + relayMs + storeMs),
+                T0.plusMillis(commitMs + relayMs + storeMs + recordMs));
     }
 }
