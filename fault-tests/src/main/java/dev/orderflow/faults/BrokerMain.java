@@ -1,13 +1,23 @@
 package dev.orderflow.faults;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import com.sun.net.httpserver.HttpServer;
 
 import dev.orderflow.launcher.LocalSuite;
+import dev.orderflow.launcher.Ports;
+import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
 
 /**
@@ -16,9 +26,10 @@ import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
  * finds every message it had. {@link EmbeddedRocketMQ.Options#forTests} timings (check-back every
  * 3 s, retry delays of seconds). SIGTERM shuts the broker down cleanly (its store flushed).
  *
- * <pre>java -cp ... dev.orderflow.faults.BrokerMain &lt;dataDir&gt; &lt;nameServerPort&gt; &lt;brokerPort&gt; &lt;readyPort&gt;</pre>
+ * <pre>java -cp ... dev.orderflow.faults.BrokerMain &lt;dataDir&gt; &lt;nameServerPort&gt; &lt;brokerPort&gt; &lt;readyPort&gt; [&lt;topic,...&gt;]</pre>
  * {@code http://127.0.0.1:<readyPort>/ready} answers 200 once the broker is registered and the
- * suite's topics exist.
+ * suite's topics (and the extra topics of the optional fifth argument, e.g. the Spring Boot
+ * reference's) exist. {@link #launch} starts it as a child process of the caller.
  */
 public final class BrokerMain {
 
@@ -26,8 +37,8 @@ public final class BrokerMain {
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        if (args.length != 4) {
-            System.err.println("usage: BrokerMain <dataDir> <nameServerPort> <brokerPort> <readyPort>");
+        if (args.length != 4 && args.length != 5) {
+            System.err.println("usage: BrokerMain <dataDir> <nameServerPort> <brokerPort> <readyPort> [<topic,...>]");
             System.exit(2);
         }
         EmbeddedRocketMQ rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(Path.of(args[0]))
@@ -38,7 +49,11 @@ public final class BrokerMain {
             rocketMQ.close();
             stopped.countDown();
         }, "broker-stop"));
-        rocketMQ.createTopics(LocalSuite.TOPICS, LocalSuite.QUEUES_PER_TOPIC);
+        List<String> topics = new ArrayList<>(LocalSuite.TOPICS);
+        if (args.length == 5) {
+            Arrays.stream(args[4].split(",")).filter(t -> !t.isBlank()).forEach(topics::add);
+        }
+        rocketMQ.createTopics(topics, LocalSuite.QUEUES_PER_TOPIC);
 
         HttpServer ready = HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])), 0);
         ready.createContext("/ready", exchange -> {
@@ -49,5 +64,48 @@ public final class BrokerMain {
         System.out.println("broker ready: name server " + rocketMQ.nameServerAddress() + ", broker "
                 + rocketMQ.brokerAddress());
         stopped.await();
+    }
+
+    /**
+     * Starts this class in a child JVM (this JVM's class path, 256 MB heap, serial GC), its store in
+     * {@code dataDir} (also its working folder), its output in {@code log}; ready once
+     * {@code http://127.0.0.1:<readyPort>/ready} answers (the caller awaits it).
+     *
+     * @param marker a {@code -D} option that marks the process as the caller's (leftover detection)
+     * @param extraTopics topics created besides the suite's, with as many queues
+     */
+    public static ServiceProcess launch(String name, String marker, Path dataDir, Path log, int nameServerPort,
+            int brokerPort, int readyPort, List<String> extraTopics) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", marker,
+                "-Drmq.logback.configurationFile=rmq-launcher.logback.xml",
+                "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
+                "-cp", absoluteClassPath(), BrokerMain.class.getName(),
+                dataDir.toString(), Integer.toString(nameServerPort), Integer.toString(brokerPort),
+                Integer.toString(readyPort)));
+        if (!extraTopics.isEmpty()) {
+            command.add(String.join(",", extraTopics));
+        }
+        return ServiceProcess.start(name, command, Map.of(), dataDir, log,
+                URI.create("http://127.0.0.1:" + readyPort + "/ready"));
+    }
+
+    /** A port P with P-2 and P+1 free too: the broker listens on all three. */
+    public static int freeBrokerPort() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = Ports.freePort();
+            if (port > 2 && Ports.isFree(port - 2) && Ports.isFree(port + 1)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("No free port triple for the RocketMQ broker");
+    }
+
+    /** This JVM's class path with absolute entries: the broker runs in its store folder, not here. */
+    private static String absoluteClassPath() {
+        return Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(Collectors.joining(File.pathSeparator));
     }
 }

@@ -103,7 +103,7 @@ public final class FaultSuite implements AutoCloseable {
                     spec.database().replaceFirst("^orderflow_", databasePrefix)));
         }
         this.nameServerPort = Ports.freePort();
-        this.brokerPort = freeBrokerPort();
+        this.brokerPort = BrokerMain.freeBrokerPort();
         this.brokerReadyPort = Ports.freePort();
         try {
             this.databaseLink = relayDatabase ? new DatabaseLink(mariadbHost, mariadbPort) : null;
@@ -305,29 +305,43 @@ public final class FaultSuite implements AutoCloseable {
             return;
         }
         closed = true;
-        // A run ended by a timeout arrives interrupted: clear it so the waits below (SIGTERM, then
-        // SIGKILL) still run to the end, and hand the interrupt back afterwards.
-        boolean interrupted = Thread.interrupted();
         List<ProcessHandle> services = started.stream().filter(s -> s != broker).map(ServiceProcess::handle).toList();
+        stopProcesses("fault suite", services, broker, () -> {
+            try {
+                if (databaseLink != null) {
+                    databaseLink.close();
+                }
+            } catch (IOException e) {
+                out.println("fault suite: closing the database relay failed: " + e);
+            }
+        }, shutdownHook, out);
+    }
+
+    /**
+     * Stops a run's child processes (this suite's, and the Spring Boot reference's in load-tests):
+     * SIGTERM to the services ({@link #SERVICE_STOP_GRACE}, then SIGKILL), then to the broker
+     * ({@link #BROKER_STOP_GRACE}), then {@code andThen}; removes {@code shutdownHook} unless it is
+     * the one running. A run ended by a timeout arrives interrupted: the interrupt is cleared so the
+     * waits still run to the end, and handed back afterwards. Failures are printed, not thrown.
+     *
+     * @param broker null when none was started
+     */
+    public static void stopProcesses(String who, List<ProcessHandle> services, ServiceProcess broker, Runnable andThen,
+            Thread shutdownHook, PrintStream out) {
+        boolean interrupted = Thread.interrupted();
         try {
             ProcessTree.terminate(services, SERVICE_STOP_GRACE);
         } catch (RuntimeException e) {
-            out.println("fault suite: stopping services failed: " + e);
+            out.println(who + ": stopping services failed: " + e);
         }
         if (broker != null) {
             try {
                 ProcessTree.terminate(List.of(broker.handle()), BROKER_STOP_GRACE);
             } catch (RuntimeException e) {
-                out.println("fault suite: stopping the broker failed: " + e);
+                out.println(who + ": stopping the broker failed: " + e);
             }
         }
-        try {
-            if (databaseLink != null) {
-                databaseLink.close();
-            }
-        } catch (IOException e) {
-            out.println("fault suite: closing the database relay failed: " + e);
-        }
+        andThen.run();
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException e) {
@@ -344,17 +358,9 @@ public final class FaultSuite implements AutoCloseable {
 
     private void startBroker() {
         brokerStarts++;
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", marker,
-                "-Drmq.logback.configurationFile=rmq-launcher.logback.xml",
-                "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
-                "-cp", absoluteClassPath(), BrokerMain.class.getName(),
-                runDir.resolve("rocketmq").toString(), Integer.toString(nameServerPort), Integer.toString(brokerPort),
-                Integer.toString(brokerReadyPort)));
-        ServiceProcess process = ServiceProcess.start("broker", command, Map.of(), runDir.resolve("rocketmq"),
-                runDir.resolve("logs/broker-" + brokerStarts + ".log"),
-                URI.create("http://127.0.0.1:" + brokerReadyPort + "/ready"));
+        ServiceProcess process = BrokerMain.launch("broker", marker, runDir.resolve("rocketmq"),
+                runDir.resolve("logs/broker-" + brokerStarts + ".log"), nameServerPort, brokerPort, brokerReadyPort,
+                List.of());
         synchronized (this) {
             broker = process;
             started.add(process);
@@ -438,14 +444,18 @@ public final class FaultSuite implements AutoCloseable {
         }
     }
 
-    /** Deletes the run folder (broker store, logs) of an earlier run; only a folder named fault-run* or load-run*. */
-    private static void deleteRunDir(Path runDir) {
+    /**
+     * Deletes the run folder (broker store, logs) of an earlier run; only a folder named fault-run*,
+     * load-run* or reference-run* (the Spring Boot reference's benchmark).
+     */
+    public static void deleteRunDir(Path runDir) {
         if (!Files.exists(runDir)) {
             return;
         }
         String name = runDir.getFileName().toString();
-        if (!name.startsWith("fault-run") && !name.startsWith("load-run")) {
-            throw new IllegalArgumentException("Refusing to delete " + runDir + ": not a fault-run or load-run folder");
+        if (!name.startsWith("fault-run") && !name.startsWith("load-run") && !name.startsWith("reference-run")) {
+            throw new IllegalArgumentException("Refusing to delete " + runDir
+                    + ": not a fault-run, load-run or reference-run folder");
         }
         try (Stream<Path> paths = Files.walk(runDir)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
@@ -454,22 +464,5 @@ public final class FaultSuite implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete " + runDir, e);
         }
-    }
-
-    /** This JVM's class path with absolute entries: the broker runs in its store folder, not here. */
-    private static String absoluteClassPath() {
-        return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-                .map(entry -> Path.of(entry).toAbsolutePath().toString())
-                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
-    }
-
-    private static int freeBrokerPort() {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port = Ports.freePort();
-            if (port > 2 && Ports.isFree(port - 2) && Ports.isFree(port + 1)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("No free port triple for the RocketMQ broker");
     }
 }

@@ -30,6 +30,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,8 +39,8 @@ import org.awaitility.core.ConditionTimeoutException;
 import dev.orderflow.faults.FaultSuite;
 import dev.orderflow.faults.OrderStream;
 import dev.orderflow.faults.Reconciler;
-import dev.orderflow.faults.Verdict;
 import dev.orderflow.faults.TopicReader;
+import dev.orderflow.faults.Verdict;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
 
@@ -86,15 +87,8 @@ public final class LoadRun {
     }
 
     public static void main(String[] args) {
-        LoadOptions options;
-        try {
-            options = LoadOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        Path root = Path.of(System.getProperty("orderflow.load.root", "")).toAbsolutePath().normalize();
+        LoadOptions options = parseOrExit(LoadOptions::parse, args);
+        Path root = root();
         Path runDir = Path.of(System.getProperty("orderflow.load.run-dir",
                 root.resolve("load-tests/target/load-run").toString())).toAbsolutePath().normalize();
         String host = System.getProperty("orderflow.load.mariadb.host", "127.0.0.1");
@@ -108,6 +102,22 @@ public final class LoadRun {
             result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
         }
         System.exit(result.passed() ? 0 : 1);
+    }
+
+    /** The options, or exit code 2 with the parser's message (the usage) when they do not parse. */
+    static LoadOptions parseOrExit(Function<String[], LoadOptions> parser, String[] args) {
+        try {
+            return parser.apply(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            throw e; // not reached
+        }
+    }
+
+    /** The repository root: system property {@code orderflow.load.root}, default the working directory. */
+    static Path root() {
+        return Path.of(System.getProperty("orderflow.load.root", "")).toAbsolutePath().normalize();
     }
 
     private LoadResult execute() {
@@ -385,7 +395,7 @@ public final class LoadRun {
         return seconds;
     }
 
-    private static Map<String, ProcessUsage> usage(Map<String, Long> pids) {
+    static Map<String, ProcessUsage> usage(Map<String, Long> pids) {
         Map<String, ProcessUsage> usage = new LinkedHashMap<>();
         pids.forEach((name, pid) -> usage.put(name, ProcessUsage.of(pid)));
         return usage;
@@ -441,7 +451,7 @@ public final class LoadRun {
         }
     }
 
-    private static double loadAverage() {
+    static double loadAverage() {
         try {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException e) {
