@@ -117,7 +117,8 @@ public final class JfrProfile {
         return frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
     }
 
-    private static void jcmd(long pid, String... command) {
+    /** Runs {@code jcmd <pid> <command...>} and returns its output. */
+    static String jcmd(long pid, String... command) {
         List<String> line = new ArrayList<>();
         line.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());
         line.add(Long.toString(pid));
@@ -128,6 +129,7 @@ public final class JfrProfile {
             if (process.waitFor() != 0 || output.contains("Could not") || output.contains("error")) {
                 throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + output);
             }
+            return output;
         } catch (IOException e) {
             throw new IllegalStateException("Cannot run jcmd", e);
         } catch (InterruptedException e) {

@@ -340,7 +340,9 @@ public final class ReferenceRun implements AutoCloseable {
             await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
                     .until(() -> stream.acceptedCount() + stream.refused() + stream.unanswered() >= planned);
         } catch (ConditionTimeoutException e) {
-            out.printf("reference: not every order was sent within %s%n", options.completionTimeout());
+            out.printf("reference: not every order was sent within %s (%d requests in flight)%n",
+                    options.completionTimeout(), stream.inFlight());
+            dumpThreads();
         }
         stream.stop();
         if (stream.refused() + stream.unanswered() > 0) {
@@ -355,6 +357,23 @@ public final class ReferenceRun implements AutoCloseable {
         } catch (ConditionTimeoutException e) {
             out.printf("reference: not every order completed within %s: %d of %d%n", options.completionTimeout(),
                     completed.getAsInt(), expected);
+        }
+    }
+
+    /** Where a stalled load waits: the order JVM's threads (jcmd) and this JVM's, into the logs folder. */
+    private void dumpThreads() {
+        StringBuilder client = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            client.append(thread.getName()).append(' ').append(thread.getState()).append('\n');
+            Arrays.stream(stack).forEach(frame -> client.append("    at ").append(frame).append('\n'));
+        });
+        try {
+            Files.writeString(runDir.resolve("logs/client-threads.txt"), client);
+            Files.writeString(runDir.resolve("logs/order-threads.txt"),
+                    JfrProfile.jcmd(services.get("order").handle().pid(), "Thread.print"));
+            out.println("reference: thread dumps in " + runDir.resolve("logs") + " (client-threads.txt, order-threads.txt)");
+        } catch (IOException | RuntimeException e) {
+            out.println("reference: thread dumps failed: " + e);
         }
     }
 
