@@ -80,7 +80,7 @@ public final class ReferenceRun implements AutoCloseable {
     static final String USAGE = "usage: ReferenceRun [--orders N] [--clients C] [--warmup N] [--skus N]"
             + " [--completion-timeout S] [--label TEXT] [--results FILE]";
     static final String CSV_HEADER = "label,clients,accepted,completed,failed,throughput,e2e_p50_ms,e2e_p90_ms,"
-            + "e2e_p99_ms,e2e_max_ms,post_p50_ms,post_p99_ms,reconciliation,"
+            + "e2e_p99_ms,e2e_max_ms,post_p50_ms,post_p99_ms,reconciliation,commits_per_order,broker_writes_per_order,"
             + String.join(",", ROLES.stream().map(r -> r + "_rss_mb," + r + "_cpu_s," + r + "_ready_s").toList())
             + ",broker_rss_mb,broker_cpu_s";
     /** Spring Boot's "Started ReferenceApplication in 7.123 seconds (process running for 8.2)". */
@@ -122,6 +122,10 @@ public final class ReferenceRun implements AutoCloseable {
 
     public static void main(String[] args) {
         LoadOptions options = LoadRun.parseOrExit(ReferenceRun::parse, args);
+        // The broker admin client (SuiteCounters) otherwise prints the broker's logback set-up: the launcher's quiet one.
+        if (System.getProperty("rmq.logback.configurationFile") == null) {
+            System.setProperty("rmq.logback.configurationFile", "rmq-launcher.logback.xml");
+        }
         Path root = LoadRun.root();
         Path runDir = Path.of(System.getProperty("orderflow.reference.run-dir",
                 root.resolve("load-tests/target/reference-run").toString())).toAbsolutePath().normalize();
@@ -247,7 +251,7 @@ public final class ReferenceRun implements AutoCloseable {
         int planned = options.plannedOrders();
         Map<String, AcceptedOrder> all = new HashMap<>();
         try (OrderStream stream = new OrderStream(() -> url("order"), skus, options.clients(), planned, Duration.ZERO,
-                0)) {
+                0); SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, "127.0.0.1:" + nameServerPort)) {
             stream.seedStock(url("inventory"));
             if (options.warmupOrders() > 0) {
                 long started = System.nanoTime();
@@ -262,11 +266,13 @@ public final class ReferenceRun implements AutoCloseable {
             double loadAverage = LoadRun.loadAverage();
             out.printf(Locale.ROOT, "reference: %s, %d orders, load average %.2f%n", options.label(), planned,
                     loadAverage);
+            SuiteCounters.Reading countersBefore = counters.read();
             Map<String, ProcessUsage> before = LoadRun.usage(pids);
             long firstSubmitMillis = System.currentTimeMillis();
             long loadStarted = System.nanoTime();
             closedLoop(stream, planned, all.size());
             Map<String, ProcessUsage> after = LoadRun.usage(pids);
+            SuiteCounters.Reading countersAfter = counters.read();
             int accepted = stream.acceptedCount();
             out.printf(Locale.ROOT, "reference: %d submitted and waited for in %.1f s%n", planned,
                     (System.nanoTime() - loadStarted) / 1e9);
@@ -290,6 +296,10 @@ public final class ReferenceRun implements AutoCloseable {
                 throw new IllegalStateException("Cannot read the reference's order timings", e);
             }
             int completed = e2e.size();
+            double commitsPerOrder = (countersAfter.comCommit() - countersBefore.comCommit())
+                    / (double) Math.max(completed, 1);
+            double writesPerOrder = (countersAfter.messagesStored() - countersBefore.messagesStored())
+                    / (double) Math.max(completed, 1);
             double throughput = completed / Math.max((lastCompletedMillis - firstSubmitMillis) / 1000.0, 1e-3);
             List<String> problems = reconciliation().problems(all.values(), skus, OrderStream.INITIAL_STOCK);
 
@@ -300,7 +310,8 @@ public final class ReferenceRun implements AutoCloseable {
                     Integer.toString(options.clients()), Integer.toString(accepted), Integer.toString(completed),
                     Integer.toString(planned - completed), fmt(throughput), Long.toString(e2eStats.at(50)),
                     Long.toString(e2eStats.at(90)), Long.toString(e2eStats.at(99)), Long.toString(e2eStats.max()),
-                    Long.toString(postStats.at(50)), Long.toString(postStats.at(99)), Integer.toString(problems.size())));
+                    Long.toString(postStats.at(50)), Long.toString(postStats.at(99)), Integer.toString(problems.size()),
+                    fmt(commitsPerOrder), fmt(writesPerOrder)));
             out.println("==================== Spring Boot reference run ====================");
             out.printf(Locale.ROOT, "run: %s (load average %.2f at start)%n", options.label(), loadAverage);
             out.printf(Locale.ROOT, "orders: accepted %d, completed %d, failed %d%n", accepted, completed,
@@ -310,6 +321,8 @@ public final class ReferenceRun implements AutoCloseable {
             out.printf(Locale.ROOT, "end-to-end (completed_at - created_at): p50 %d ms, p90 %d ms, p99 %d ms, max %d ms%n",
                     e2eStats.at(50), e2eStats.at(90), e2eStats.at(99), e2eStats.max());
             out.printf(Locale.ROOT, "POST /orders: p50 %d ms, p99 %d ms%n", postStats.at(50), postStats.at(99));
+            out.printf(Locale.ROOT, "per order: %.2f DB commits (Com_commit), %.2f broker writes (messages stored, all"
+                    + " topics); over the measured phase, idle rate not subtracted%n", commitsPerOrder, writesPerOrder);
             out.println("process     started in(s)  to ready(s)  end RSS(MB)  CPU during run(s)");
             for (String name : pids.keySet()) {
                 double cpu = after.get(name).cpuSeconds() - before.get(name).cpuSeconds();

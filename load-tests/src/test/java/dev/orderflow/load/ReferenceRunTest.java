@@ -50,6 +50,6 @@ class ReferenceRunTest {
     @Test
     void csvHeaderNamesEachJvm() {
         assertThat(ReferenceRun.CSV_HEADER).startsWith("label,clients,accepted,completed,failed,throughput,")
-                .contains("order_rss_mb,order_cpu_s,order_ready_s").endsWith("broker_rss_mb,broker_cpu_s");
+                .contains("reconciliation,commits_per_order,broker_writes_per_order,order_rss_mb,order_cpu_s,order_ready_s").endsWith("broker_rss_mb,broker_cpu_s");
     }
 }
