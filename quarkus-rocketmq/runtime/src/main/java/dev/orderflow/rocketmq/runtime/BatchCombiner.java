@@ -1,5 +1,6 @@
 package dev.orderflow.rocketmq.runtime;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,12 +27,17 @@ import dev.orderflow.rocketmq.RocketMQBatchFailure;
  * takes the oldest deliveries (whole, in arrival order) as one batch, hands it over and waits for
  * the answer, which is then split back per delivery: each thread settles its own messages exactly
  * as if it had delivered them alone.
+ *
+ * <p>With a linger, a free slot does not take a batch that is not full until its oldest delivery
+ * has waited that long: at a low rate the deliveries of a few pulls then share one batch (one
+ * transaction) instead of each paying the per-batch cost, at the price of up to that much latency.
  */
 final class BatchCombiner {
 
     /** One consumer thread's delivery, waiting to be combined, then its share of the batch's answer. */
     private static final class Delivery {
         final List<MessageExt> messages;
+        final long arrivedNanos = System.nanoTime();
         boolean answered;
         Throwable failure;
 
@@ -42,6 +48,7 @@ final class BatchCombiner {
 
     private final int batchSize;
     private final int maxInFlight;
+    private final long lingerNanos;
     private final Function<List<MessageExt>, Throwable> deliverBatch;
     private final Supplier<Throwable> releasedFailure;
     private final ReentrantLock lock = new ReentrantLock();
@@ -49,6 +56,8 @@ final class BatchCombiner {
     /** Guarded by {@code lock}, like the fields below. */
     private final ArrayDeque<Delivery> waiting = new ArrayDeque<>();
     private int inFlight;
+    /** Messages in {@code waiting}. */
+    private int waitingMessages;
     private boolean released;
 
     /**
@@ -57,11 +66,21 @@ final class BatchCombiner {
      */
     BatchCombiner(int batchSize, int maxInFlight, Function<List<MessageExt>, Throwable> deliverBatch,
             Supplier<Throwable> releasedFailure) {
-        if (batchSize < 1 || maxInFlight < 1) {
-            throw new IllegalArgumentException("batch size and batches in flight must be at least 1");
+        this(batchSize, maxInFlight, Duration.ZERO, deliverBatch, releasedFailure);
+    }
+
+    /**
+     * @param linger how long a batch that is not full waits for more deliveries, from its oldest one's
+     *               arrival (zero: none)
+     */
+    BatchCombiner(int batchSize, int maxInFlight, Duration linger, Function<List<MessageExt>, Throwable> deliverBatch,
+            Supplier<Throwable> releasedFailure) {
+        if (batchSize < 1 || maxInFlight < 1 || linger.isNegative()) {
+            throw new IllegalArgumentException("batch size and batches in flight must be at least 1, the linger not negative");
         }
         this.batchSize = batchSize;
         this.maxInFlight = maxInFlight;
+        this.lingerNanos = linger.toNanos();
         this.deliverBatch = deliverBatch;
         this.releasedFailure = releasedFailure;
     }
@@ -83,16 +102,31 @@ final class BatchCombiner {
                 return releasedFailure.get();
             }
             waiting.add(mine);
+            waitingMessages += messages.size();
+            if (lingerNanos > 0) {
+                changed.signalAll(); // a thread lingering over a batch may find it full now
+            }
             while (!mine.answered) {
+                long lingerLeft = 0;
                 if (inFlight < maxInFlight && !waiting.isEmpty()) {
-                    runOneBatch();
-                } else {
-                    try {
-                        changed.await();
-                    } catch (InterruptedException e) {
-                        waiting.remove(mine);
-                        throw e;
+                    lingerLeft = waitingMessages >= batchSize ? 0
+                            : lingerNanos - (System.nanoTime() - waiting.peek().arrivedNanos);
+                    if (lingerLeft <= 0) {
+                        runOneBatch();
+                        continue;
                     }
+                }
+                try {
+                    if (lingerLeft > 0) {
+                        changed.awaitNanos(lingerLeft);
+                    } else {
+                        changed.await();
+                    }
+                } catch (InterruptedException e) {
+                    if (waiting.remove(mine)) {
+                        waitingMessages -= messages.size();
+                    }
+                    throw e;
                 }
             }
             return mine.failure;
@@ -133,6 +167,7 @@ final class BatchCombiner {
                 delivery.answered = true;
             }
             waiting.clear();
+            waitingMessages = 0;
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -157,6 +192,7 @@ final class BatchCombiner {
             Delivery next = waiting.poll();
             batch.add(next);
             size += next.messages.size();
+            waitingMessages -= next.messages.size();
         }
         return batch;
     }

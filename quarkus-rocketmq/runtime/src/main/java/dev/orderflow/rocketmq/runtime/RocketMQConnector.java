@@ -76,6 +76,11 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
                 + "the next batch, up to `batch-size` messages, so a backlog is consumed in full batches although each "
                 + "fetch brings only a few messages. Set it below `consume-threads`. 0 (default): no combining, each "
                 + "batch is what one fetch of one queue brought.")
+@ConnectorAttribute(name = "batch-linger", type = "long", direction = INCOMING, defaultValue = "0",
+        description = "With `batch-concurrency`: milliseconds a batch that is not full waits for more deliveries, from "
+                + "its oldest delivery's arrival, before it is handed over. At a low rate the deliveries of several "
+                + "pulls then share one batch (one transaction) instead of each paying the per-batch cost, at the "
+                + "price of up to that much latency. 0 (default): a free slot takes what waits at once.")
 @ConnectorAttribute(name = "max-reconsume-times", type = "int", direction = INCOMING, defaultValue = "16",
         description = "Redeliveries after a transient failure before the message goes to `%DLQ%<group>`.")
 @ConnectorAttribute(name = "retry-delay-level", type = "int", direction = INCOMING, defaultValue = "0",

@@ -1,6 +1,7 @@
 package dev.orderflow.rocketmq.runtime;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -134,8 +135,13 @@ public class RocketMQSource {
             throw new IllegalArgumentException("Channel " + channel + ": batch-concurrency must be 0 or more, not "
                     + batchConcurrency);
         }
+        long batchLinger = config.getBatchLinger();
+        if (batchLinger < 0) {
+            throw new IllegalArgumentException("Channel " + channel + ": batch-linger must be 0 or more, not "
+                    + batchLinger);
+        }
         this.combiner = batch && !orderly && batchConcurrency > 0
-                ? new BatchCombiner(config.getBatchSize(), batchConcurrency, this::deliver,
+                ? new BatchCombiner(config.getBatchSize(), batchConcurrency, Duration.ofMillis(batchLinger), this::deliver,
                         () -> new ReleasedAtShutdown(channel))
                 : null;
         this.group = config.getConsumerGroup().orElse(channel);

@@ -116,6 +116,43 @@ class BatchCombinerTest {
     }
 
     @Test
+    void withALingerDeliveriesShareABatchThatGoesAtOnceWhenFull() throws Exception {
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        // A linger far longer than the test: only a full batch can be handed over.
+        BatchCombiner combiner = new BatchCombiner(4, 1, Duration.ofMinutes(5), batch -> {
+            batches.add(bodies(batch));
+            return null;
+        }, () -> RELEASED);
+
+        Future<Throwable> a = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
+        awaitWaiting(combiner, 1);
+        Future<Throwable> b = consumerThreads.submit(() -> combiner.deliver(messages("b1")));
+        awaitWaiting(combiner, 2);
+        assertThat(batches).as("nothing handed over while the batch is not full").isEmpty();
+        Future<Throwable> c = consumerThreads.submit(() -> combiner.deliver(messages("c1", "c2")));
+
+        assertThat(a.get(10, TimeUnit.SECONDS)).isNull();
+        assertThat(b.get(10, TimeUnit.SECONDS)).isNull();
+        assertThat(c.get(10, TimeUnit.SECONDS)).isNull();
+        assertThat(batches).containsExactly(List.of("a1", "b1", "c1", "c2"));
+    }
+
+    @Test
+    void withALingerABatchThatIsNotFullGoesOnceItsOldestDeliveryWaitedThatLong() throws Exception {
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        BatchCombiner combiner = new BatchCombiner(16, 1, Duration.ofMillis(200), batch -> {
+            batches.add(bodies(batch));
+            return null;
+        }, () -> RELEASED);
+
+        long started = System.nanoTime();
+        assertThat(combiner.deliver(messages("a1"))).isNull();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        assertThat(batches).containsExactly(List.of("a1"));
+    }
+
+    @Test
     void aBatchIsNeverLargerThanTheBatchSizeUnlessOneDeliveryIsAlone() throws Exception {
         List<List<String>> batches = new CopyOnWriteArrayList<>();
         BatchCombiner combiner = new BatchCombiner(2, 1, batch -> {
