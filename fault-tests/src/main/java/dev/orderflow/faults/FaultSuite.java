@@ -59,7 +59,7 @@ public final class FaultSuite implements AutoCloseable {
      */
     private static final Duration SERVICE_STOP_GRACE = Duration.ofSeconds(Long.getLong("orderflow.suite.stop-grace-seconds", 10));
     /** Broker shutdown waits out its service threads' intervals (13-17 s): it gets this long. */
-    private static final Duration BROKER_STOP_GRACE = Duration.ofSeconds(45);
+    public static final Duration BROKER_STOP_GRACE = Duration.ofSeconds(45);
 
     private final Path root;
     private final Path runDir;

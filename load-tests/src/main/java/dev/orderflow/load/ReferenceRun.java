@@ -87,8 +87,6 @@ public final class ReferenceRun implements AutoCloseable {
     static final Pattern STARTED_IN = Pattern.compile("Started \\S+ in ([0-9.]+) seconds");
 
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
-    /** As FaultSuite's broker: its shutdown waits out its service threads' intervals. */
-    private static final Duration BROKER_STOP_GRACE = Duration.ofSeconds(45);
 
     private final LoadOptions options;
     private final Path root;
@@ -175,7 +173,7 @@ public final class ReferenceRun implements AutoCloseable {
     /** Stops leftovers, recreates the database, starts the broker and the five JVMs and waits until each answers. */
     private void start() {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        List<ProcessHandle> leftovers = ProcessTree.terminateMarked(marker, BROKER_STOP_GRACE);
+        List<ProcessHandle> leftovers = ProcessTree.terminateMarked(marker, FaultSuite.BROKER_STOP_GRACE);
         if (!leftovers.isEmpty()) {
             out.println("reference: stopped processes left by a killed earlier run: "
                     + leftovers.stream().map(ProcessHandle::pid).toList());
