@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import dev.orderflow.launcher.Settings;
 
@@ -34,7 +35,8 @@ import dev.orderflow.launcher.Settings;
  * <li>{@code --jvm-options "OPTS"}: more JVM options for every service (space-separated, after
  * the suite's own), e.g. {@code "-XX:ReservedCodeCacheSize=48m -Xss512k"}; {@code {app-dir}} stands
  * for each service's {@code quarkus-app} folder, e.g. {@code -XX:SharedArchiveFile={app-dir}/app-cds.jsa};
- * {@code <service>:<option>} applies to one service, e.g. {@code inventory-service:-Dx=y};</li>
+ * {@code <service>:<option>} applies to one service, e.g. {@code inventory-service:-Dx=y}; given
+ * more than once, the options add up;</li>
  * <li>{@code --startup-alone true}: after the load, restart each service alone (the rest of the
  * suite idle) and print its start-up time and RSS once ready;</li>
  * <li>{@code --label TEXT}: the run's name in the results file;</li>
@@ -136,8 +138,9 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                     }
                     startupAlone = Boolean.parseBoolean(value);
                 }
-                case "--jvm-options" -> extraJvmOptions = Arrays.stream(value.trim().split("\\s+"))
-                        .filter(o -> !o.isEmpty()).toList();
+                // Given more than once, the options add up (one per service is the usual use).
+                case "--jvm-options" -> extraJvmOptions = Stream.concat(extraJvmOptions.stream(),
+                        Arrays.stream(value.trim().split("\\s+")).filter(o -> !o.isEmpty())).toList();
                 case "--label" -> label = value;
                 case "--results" -> results = Path.of(value);
                 default -> throw new IllegalArgumentException("Unknown option " + name + "\n" + USAGE);

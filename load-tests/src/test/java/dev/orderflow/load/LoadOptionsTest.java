@@ -48,6 +48,10 @@ class LoadOptionsTest {
         assertThatThrownBy(() -> LoadOptions.parse("--startup-alone", "yes")).hasMessageContaining("true or false");
         assertThat(LoadOptions.parse("--jvm-options", " -Xss512k  -XX:ReservedCodeCacheSize=48m ").extraJvmOptions())
                 .containsExactly("-Xss512k", "-XX:ReservedCodeCacheSize=48m");
+        assertThat(LoadOptions.parse("--jvm-options", "inventory-service:-Da=1", "--jvm-options",
+                "status-service:-Db=2 status-service:-Dc=3").extraJvmOptions())
+                .as("given more than once, the options add up")
+                .containsExactly("inventory-service:-Da=1", "status-service:-Db=2", "status-service:-Dc=3");
     }
 
     @Test
