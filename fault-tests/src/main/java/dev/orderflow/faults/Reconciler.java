@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-
 import dev.orderflow.faults.Observations.DeadLetterEntry;
 import dev.orderflow.faults.Observations.LedgerEntry;
 import dev.orderflow.faults.Observations.OrderRow;
