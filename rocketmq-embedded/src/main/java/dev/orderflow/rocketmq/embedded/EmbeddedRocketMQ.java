@@ -24,6 +24,7 @@ import org.apache.rocketmq.namesrv.NamesrvController;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.SerializeType;
 import org.apache.rocketmq.store.config.FlushDiskType;
 import org.apache.rocketmq.store.config.MessageStoreConfig;
 
@@ -71,6 +72,14 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         // As the stock startup classes do: without it the name server treats the broker as
         // ancient, registers no topics, and every send fails with "No route info".
         System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
+        // Binary headers (RocketMQ's ROCKETMQ serialize type) unless this JVM chose one: the broker
+        // answers every request in its own type, and JSON costs fastjson on both ends of each call
+        // (docs/performance.md, step 12). quarkus-rocketmq makes the same default for clients.
+        String chosenType = System.getProperty(RemotingCommand.SERIALIZE_TYPE_PROPERTY,
+                System.getenv(RemotingCommand.SERIALIZE_TYPE_ENV));
+        if (chosenType == null || chosenType.isBlank()) {
+            System.setProperty(RemotingCommand.SERIALIZE_TYPE_PROPERTY, SerializeType.ROCKETMQ.name());
+        }
         System.setProperty("rocketmq.embedded.logDir", options.dataDir.resolve("logs").toString());
         if (System.getProperty("rmq.logback.configurationFile") == null) {
             System.setProperty("rmq.logback.configurationFile", "rmq-embedded.logback.xml");

@@ -16,9 +16,11 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.SerializeType;
 import org.junit.jupiter.api.Test;
 
-/** Starts the real name server and broker in this JVM and round-trips a message through them. */
+/** Starts the real name server and broker in this JVM and round-trips a message through them (binary headers). */
 class EmbeddedRocketMQTest {
 
     @Test
@@ -27,6 +29,8 @@ class EmbeddedRocketMQTest {
         try (EmbeddedRocketMQ rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(data))) {
             assertThat(rocketMQ.isRunning()).isTrue();
             assertThat(rocketMQ.nameServerAddress()).startsWith("127.0.0.1:");
+            // This JVM sets no serialize type, so the broker and the clients below speak binary headers.
+            assertThat(RemotingCommand.getSerializeTypeConfigInThisServer()).isEqualTo(SerializeType.ROCKETMQ);
 
             List<String> received = new CopyOnWriteArrayList<>();
             DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("embedded_test_group");

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.SerializeType;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,6 +33,15 @@ class BasicDeliveryTest {
 
     @Inject
     BasicChannels channels;
+
+    @Test
+    void clientsSpeakBinaryHeadersByDefault() {
+        // Nothing in this build sets rocketmq.serialize.type: the extension's default applies, and
+        // every delivery test here runs over it.
+        assertThat(RemotingCommand.getSerializeTypeConfigInThisServer()).isEqualTo(SerializeType.ROCKETMQ);
+        assertThat(RemotingCommand.createRequestCommand(0, null).getSerializeTypeCurrentRPC())
+                .isEqualTo(SerializeType.ROCKETMQ);
+    }
 
     @ParameterizedTest
     @ValueSource(strings = { "sync", "async", "oneway" })
