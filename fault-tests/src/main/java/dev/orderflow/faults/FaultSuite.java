@@ -42,6 +42,9 @@ public final class FaultSuite implements AutoCloseable {
     /** The service whose database connection goes through the proxy (the database-outage fault). */
     public static final String DB_OUTAGE_SERVICE = "inventory-service";
 
+    /** The broker's process name, and the prefix of JVM options meant for it ({@code broker:<option>}). */
+    public static final String BROKER = "broker";
+
     /**
      * Small heaps (up to seven JVMs share two cores), the client's faster rebalance, the SMS
      * dispatcher's short sweep, and a check-back that rolls back an orphaned half message after
@@ -137,8 +140,9 @@ public final class FaultSuite implements AutoCloseable {
     /**
      * {@link #start(Path, Path, String, String, int, PrintStream)} with the services' JVM options
      * chosen by the caller (e.g. a benchmark's); {@code {app-dir}}
-     * in an option stands for the service's {@code quarkus-app} folder, and an option written
-     * {@code <service>:<option>} (e.g. {@code inventory-service:-Dx=y}) applies to that service only.
+     * in an option stands for the service's {@code quarkus-app} folder, an option written
+     * {@code <service>:<option>} (e.g. {@code inventory-service:-Dx=y}) applies to that service only,
+     * and one written {@code broker:<option>} to the broker's JVM only (after {@link BrokerMain#JVM_OPTIONS}).
      *
      * @param relayDatabase whether {@link #DB_OUTAGE_SERVICE} reaches MariaDB through the
      *        {@link #databaseLink()} relay (needed for the database-outage fault); without it every
@@ -358,7 +362,9 @@ public final class FaultSuite implements AutoCloseable {
 
     private void startBroker() {
         brokerStarts++;
-        ServiceProcess process = BrokerMain.launch("broker", marker, runDir.resolve("rocketmq"),
+        List<String> brokerOptions = serviceJvmOptions.stream().map(FaultSuite::forBroker).filter(o -> o != null)
+                .toList();
+        ServiceProcess process = BrokerMain.launch(BROKER, marker, brokerOptions, runDir.resolve("rocketmq"),
                 runDir.resolve("logs/broker-" + brokerStarts + ".log"), nameServerPort, brokerPort, brokerReadyPort,
                 List.of());
         synchronized (this) {
@@ -390,7 +396,7 @@ public final class FaultSuite implements AutoCloseable {
         }
         properties.putAll(extraProperties);
         // {app-dir}: the service's quarkus-app folder, e.g. -XX:SharedArchiveFile={app-dir}/app-cds.jsa;
-        // "<service>:<option>" applies to that service only.
+        // "<service>:<option>" applies to that service only, "broker:<option>" to the broker only.
         String appDir = spec.runnerJar(root).getParent().toString();
         List<String> jvmOptions = new ArrayList<>(serviceJvmOptions.stream().map(o -> forService(name, o))
                 .filter(o -> o != null).map(o -> o.replace("{app-dir}", appDir)).toList());
@@ -410,11 +416,26 @@ public final class FaultSuite implements AutoCloseable {
 
     /** {@code option} for {@code service}: itself, its part after "service:" if it names that service, else null. */
     static String forService(String service, String option) {
-        int colon = option.indexOf(':');
-        if (colon > 0 && option.substring(0, colon).endsWith("-service") && !option.startsWith("-")) {
-            return option.substring(0, colon).equals(service) ? option.substring(colon + 1) : null;
+        String target = target(option);
+        if (target == null) {
+            return option;
         }
-        return option;
+        return target.equals(service) ? option.substring(target.length() + 1) : null;
+    }
+
+    /** {@code option} for the broker: its part after "broker:" if it is written so, else null. */
+    static String forBroker(String option) {
+        return BROKER.equals(target(option)) ? option.substring(BROKER.length() + 1) : null;
+    }
+
+    /** The process an option written {@code <service>:<option>} or {@code broker:<option>} names; null: every service. */
+    private static String target(String option) {
+        int colon = option.indexOf(':');
+        if (colon <= 0 || option.startsWith("-")) {
+            return null;
+        }
+        String target = option.substring(0, colon);
+        return target.endsWith("-service") || target.equals(BROKER) ? target : null;
     }
 
     /** Services and brokers of an earlier run in the same run folder whose JVM was killed before its hook ran. */

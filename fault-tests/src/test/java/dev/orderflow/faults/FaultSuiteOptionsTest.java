@@ -14,4 +14,12 @@ class FaultSuiteOptionsTest {
         assertThat(FaultSuite.forService("order-service", "-XX:SharedArchiveFile={app-dir}/app-cds.jsa"))
                 .isEqualTo("-XX:SharedArchiveFile={app-dir}/app-cds.jsa");
     }
+
+    @Test
+    void anOptionNamingTheBrokerAppliesToTheBrokerOnly() {
+        assertThat(FaultSuite.forBroker("broker:-XX:TieredStopAtLevel=4")).isEqualTo("-XX:TieredStopAtLevel=4");
+        assertThat(FaultSuite.forService("order-service", "broker:-XX:TieredStopAtLevel=4")).isNull();
+        assertThat(FaultSuite.forBroker("-Xss512k")).isNull();
+        assertThat(FaultSuite.forBroker("inventory-service:-Dthreads=2")).isNull();
+    }
 }

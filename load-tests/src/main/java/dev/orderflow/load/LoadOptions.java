@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import dev.orderflow.faults.FaultSuite;
 import dev.orderflow.launcher.Settings;
 
 /**
@@ -29,14 +30,15 @@ import dev.orderflow.launcher.Settings;
  * suite, before the measured load (default 0): the measured phase then runs on warmed JITs;</li>
  * <li>{@code --skus N}: orders draw their one to three lines from N SKUs (default 50, the
  * reference's load shape; at least 3);</li>
- * <li>{@code --jit c1|c2}: the services run C1 only (default, as the local launcher starts them:
- * on two cores shared by six JVMs C2's compiler threads cost more than its code saves, see
- * docs/performance.md, steps 8 and 9) or with full tiered compilation (the default up to step 8);</li>
+ * <li>{@code --jit c1|c2}: the services and the broker run C1 only (default, as the local launcher
+ * starts them: on two cores shared by seven JVMs C2's compiler threads cost more than its code saves,
+ * see docs/performance.md, steps 8, 9 and 13) or with full tiered compilation (the services' default
+ * up to step 8, the broker's up to step 12);</li>
  * <li>{@code --jvm-options "OPTS"}: more JVM options for every service (space-separated, after
  * the suite's own), e.g. {@code "-XX:ReservedCodeCacheSize=48m -Xss512k"}; {@code {app-dir}} stands
  * for each service's {@code quarkus-app} folder, e.g. {@code -XX:SharedArchiveFile={app-dir}/app-cds.jsa};
- * {@code <service>:<option>} applies to one service, e.g. {@code inventory-service:-Dx=y}; given
- * more than once, the options add up;</li>
+ * {@code <service>:<option>} applies to one service, e.g. {@code inventory-service:-Dx=y}, and
+ * {@code broker:<option>} to the broker only; given more than once, the options add up;</li>
  * <li>{@code --startup-alone true}: after the load, restart each service alone (the rest of the
  * suite idle) and print its start-up time and RSS once ready;</li>
  * <li>{@code --label TEXT}: the run's name in the results file;</li>
@@ -54,21 +56,25 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
 
     /** What {@code --jfr all} names: every service and the broker. */
     static final List<String> ALL_PROCESSES = List.of("order-service", "inventory-service", "sms-service",
-            "points-service", "status-service", "broker");
+            "points-service", "status-service", FaultSuite.BROKER);
 
     public boolean openLoop() {
         return rate.isPresent();
     }
 
     /**
-     * The services' JVM options: as the local launcher starts them, with their production settings
-     * (up to step 8 the benchmark ran the fault suite's shorter rebalance and sweep intervals, which
-     * cost CPU at low load); {@code --jit c2} takes C1-only away, {@code --jvm-options} come last.
+     * The suite's JVM options: the services' as the local launcher starts them, with their production
+     * settings (up to step 8 the benchmark ran the fault suite's shorter rebalance and sweep intervals,
+     * which cost CPU at low load), and the broker's ({@code broker:<option>}, after
+     * {@code BrokerMain.JVM_OPTIONS}); {@code --jit c2} takes C1-only away from both,
+     * {@code --jvm-options} come last.
      */
     public List<String> serviceJvmOptions() {
         List<String> options = new ArrayList<>(List.of(Settings.DEFAULT_SERVICE_JVM_OPTIONS.split(" ")));
         if (jit.equals("c2")) {
             options.removeIf(option -> option.startsWith("-XX:TieredStopAtLevel"));
+            // 4, the JVM's default, is full tiered compilation: it overrides BrokerMain's C1-only.
+            options.add(FaultSuite.BROKER + ":-XX:TieredStopAtLevel=4");
         }
         options.addAll(extraJvmOptions);
         return options;

@@ -340,7 +340,7 @@ public final class LoadRun {
         for (ServiceSpec spec : ServiceSpec.SUITE) {
             pids.put(spec.name(), suite.live(spec.name()).handle().pid());
         }
-        pids.put("broker", suite.broker().handle().pid());
+        pids.put(FaultSuite.BROKER, suite.broker().handle().pid());
         // The database shares the cores: its CPU is part of what an order costs on this machine.
         localDatabaseProcess().ifPresent(pid -> pids.put("mariadb", pid));
         return pids;

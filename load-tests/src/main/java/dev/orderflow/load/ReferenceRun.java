@@ -180,7 +180,7 @@ public final class ReferenceRun implements AutoCloseable {
         }
         recreateDatabase();
         FaultSuite.deleteRunDir(runDir);
-        ServiceProcess brokerProcess = BrokerMain.launch("broker", marker, runDir.resolve("rocketmq"),
+        ServiceProcess brokerProcess = BrokerMain.launch(FaultSuite.BROKER, marker, List.of(), runDir.resolve("rocketmq"),
                 runDir.resolve("logs/broker.log"), nameServerPort, brokerPort, brokerReadyPort, List.of(TOPIC));
         synchronized (this) {
             broker = brokerProcess;
@@ -236,7 +236,7 @@ public final class ReferenceRun implements AutoCloseable {
     private boolean measure() {
         Map<String, Long> pids = new LinkedHashMap<>();
         services.forEach((role, process) -> pids.put(role, process.handle().pid()));
-        pids.put("broker", broker.handle().pid());
+        pids.put(FaultSuite.BROKER, broker.handle().pid());
         Map<String, Double> startedIn = new LinkedHashMap<>();
         for (String role : ROLES) {
             try {

@@ -22,11 +22,13 @@ class LoadOptionsTest {
     }
 
     @Test
-    void servicesStartAsTheLauncherStartsThemWithC1OnlyUnlessC2IsAsked() {
+    void servicesAndBrokerRunC1OnlyUnlessC2IsAsked() {
         assertThat(LoadOptions.parse().serviceJvmOptions())
                 .containsExactly("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-        assertThat(LoadOptions.parse("--jit", "c2", "--jvm-options", "-Xmx128m -Dx=y").serviceJvmOptions())
-                .containsExactly("-Xmx64m", "-XX:+UseSerialGC", "-Xmx128m", "-Dx=y");
+        assertThat(LoadOptions.parse("--jit", "c2", "--jvm-options", "-Xmx128m -Dx=y broker:-Xmx192m")
+                .serviceJvmOptions())
+                .containsExactly("-Xmx64m", "-XX:+UseSerialGC", "broker:-XX:TieredStopAtLevel=4", "-Xmx128m", "-Dx=y",
+                        "broker:-Xmx192m");
     }
 
     @Test
