@@ -63,8 +63,14 @@ public final class LoadRun {
 
     /** The suite's databases: orderflow_perf_order, orderflow_perf_inventory, ... */
     public static final String DATABASE_PREFIX = "orderflow_perf_";
-    /** Length of the idle window whose counter rate is subtracted from the run's deltas. */
+    /** Length of one idle window; the last window's counter rates are subtracted from the run's deltas. */
     static final Duration IDLE_WINDOW = Duration.ofSeconds(5);
+    /**
+     * At most this many idle windows: the warm-up's trailing work (the SMS dispatch, the report relays)
+     * can outlast the first one on a slow machine, and its rate is no idle rate (step 13: it made the
+     * commits per order negative).
+     */
+    static final int MAX_IDLE_WINDOWS = 6;
     /** After completion: the sms dispatch and report relays finish; bounded. */
     static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern STARTED_IN = Pattern.compile("started in ([0-9.]+)s");
@@ -132,11 +138,8 @@ public final class LoadRun {
                 SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress())) {
             stream.seedStock(suite.url("inventory-service"));
             Set<String> warmupIds = warmUp(skus);
-            SuiteCounters.Reading idleStart = counters.read();
-            long idleStarted = System.nanoTime();
-            pause(IDLE_WINDOW); // a measurement window, not a wait for a condition
-            SuiteCounters.Reading before = counters.read();
-            double idleSeconds = (System.nanoTime() - idleStarted) / 1e9;
+            IdleRates idleRates = measureIdle(counters);
+            SuiteCounters.Reading before = idleRates.end();
 
             Map<String, ProcessUsage> usageBefore = usage(pids);
             Map<String, Long> peakRssKb = new HashMap<>();
@@ -178,7 +181,7 @@ public final class LoadRun {
             sampler.shutdownNow();
             Map<String, List<String>> profileLines = new LinkedHashMap<>();
             profiles.forEach((p, profile) -> profileLines.put(p, profile.stopAndSummarise(15)));
-            awaitSettled(counters, before.comCommit() - idleStart.comCommit(), idleSeconds);
+            awaitSettled(counters, idleRates.commitsPerSecond());
             SuiteCounters.Reading after = counters.read();
             double runSeconds = (System.nanoTime() - loadStarted) / 1e9;
 
@@ -197,12 +200,10 @@ public final class LoadRun {
             int reconciliation = verdict.lost() + verdict.duplicated() + verdict.phantom() + verdict.wrongState()
                     + verdict.pending() + verdict.wrongDlq();
 
-            double idleCommitRate = (before.comCommit() - idleStart.comCommit()) / idleSeconds;
-            double idleStoreRate = (before.messagesStored() - idleStart.messagesStored()) / idleSeconds;
-            double commitsPerOrder = (after.comCommit() - before.comCommit() - idleCommitRate * runSeconds)
-                    / Math.max(completed, 1);
-            double writesPerOrder = (after.messagesStored() - before.messagesStored() - idleStoreRate * runSeconds)
-                    / Math.max(completed, 1);
+            double commitsPerOrder = (after.comCommit() - before.comCommit()
+                    - idleRates.commitsPerSecond() * runSeconds) / Math.max(completed, 1);
+            double writesPerOrder = (after.messagesStored() - before.messagesStored()
+                    - idleRates.messagesStoredPerSecond() * runSeconds) / Math.max(completed, 1);
 
             out.printf("ceilings: %d s each at concurrency %d%n", options.ceilingDuration().toSeconds(), options.clients());
             double dbCeiling = MachineCeilings.mariadbCommitsPerSecond(mariadbHost, mariadbPort, options.clients(),
@@ -315,13 +316,46 @@ public final class LoadRun {
         return time == null ? null : time.toInstant(ZoneOffset.UTC);
     }
 
+    /** The suite's background counter rates, and the reading at the end of the window they come from. */
+    record IdleRates(double commitsPerSecond, double messagesStoredPerSecond, SuiteCounters.Reading end) {
+    }
+
+    /**
+     * The suite's background rates after the warm-up: {@link #IDLE_WINDOW}s one after the other until a
+     * window's commit rate is no more than a quarter (plus one commit/s) below the one before, at most
+     * {@link #MAX_IDLE_WINDOWS}; the last window counts.
+     */
+    private IdleRates measureIdle(SuiteCounters counters) {
+        SuiteCounters.Reading start = counters.read();
+        long started = System.nanoTime();
+        IdleRates previous = null;
+        for (int window = 1; ; window++) {
+            pause(IDLE_WINDOW); // a measurement window, not a wait for a condition
+            SuiteCounters.Reading end = counters.read();
+            long ended = System.nanoTime();
+            double seconds = (ended - started) / 1e9;
+            IdleRates rates = new IdleRates((end.comCommit() - start.comCommit()) / seconds,
+                    (end.messagesStored() - start.messagesStored()) / seconds, end);
+            boolean settled = previous != null && rates.commitsPerSecond() >= previous.commitsPerSecond() * 0.75 - 1;
+            if (settled || window == MAX_IDLE_WINDOWS) {
+                out.printf(Locale.ROOT, "load: idle rates after %d window(s) of %d s: %.1f commits/s, %.1f messages"
+                        + " stored/s%n", window, IDLE_WINDOW.toSeconds(), rates.commitsPerSecond(),
+                        rates.messagesStoredPerSecond());
+                return rates;
+            }
+            previous = rates;
+            start = end;
+            started = ended;
+        }
+    }
+
     /**
      * Waits until the services' commits are back to the idle rate (the SMS dispatch and the report
      * relays trail the last completion), so the per-order deltas hold all of an order's work.
      */
-    private void awaitSettled(SuiteCounters counters, long idleCommits, double idleSeconds) {
+    private void awaitSettled(SuiteCounters counters, double idleCommitsPerSecond) {
         long[] last = { counters.read().comCommit() };
-        double allowed = idleCommits / idleSeconds * 2 * 1.5 + 5;
+        double allowed = idleCommitsPerSecond * 2 * 1.5 + 5;
         try {
             await().atMost(SETTLE_TIMEOUT).pollDelay(Duration.ofSeconds(2)).pollInterval(Duration.ofSeconds(2)).until(() -> {
                 long now = counters.read().comCommit();
