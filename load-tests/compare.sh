@@ -55,7 +55,7 @@ for round in $(seq 1 "$rounds"); do
     done
     log="load-tests/target/compare-$side-$round.log"
     status=0
-    java -Xmx256m -XX:+UseSerialGC -cp "$classpath" dev.orderflow.load.LoadRun "$@" \
+    java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$classpath" dev.orderflow.load.LoadRun "$@" \
       --label "compare $side r$round" --results load-tests/target/compare-results.csv > "$log" 2>&1 || status=$?
     # Six JVMs' CPU seconds: the last column of the five services' and the broker's rows of the
     # per-process table (it ends before the counters; --startup-alone prints a table of its own later).

@@ -58,7 +58,7 @@ import dev.orderflow.launcher.ServiceProcess;
  *
  * <pre>
  * mvn -B -ntp -f reference/spring-boot/pom.xml package -DskipTests
- * java -Xmx256m -XX:+UseSerialGC -cp "load-tests/target/classes:$(cat load-tests/target/classpath.txt)" dev.orderflow.load.ReferenceRun --orders 300 --clients 8
+ * java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "load-tests/target/classes:$(cat load-tests/target/classpath.txt)" dev.orderflow.load.ReferenceRun --orders 300 --clients 8
  * </pre>
  * System properties: {@code orderflow.load.root}, {@code orderflow.load.mariadb.host|port} (as
  * LoadRun's), {@code orderflow.reference.run-dir} (default
