@@ -45,20 +45,7 @@ class SmsOutboxClaimTest {
     @Test
     void concurrentDispatchersClaimDisjointRowsAndRowsOfACrashedOneAreSentOnceAfterTheLease() throws Exception {
         String phone = newPhone();
-        List<String> keys = new ArrayList<>();
-        StringBuilder insert = new StringBuilder("insert into sms_outbox (business_key, order_id, event_type, phone, "
-                + "text, status, attempts, next_attempt_at, created_at, updated_at) values ");
-        List<Object> values = new ArrayList<>();
-        for (int i = 0; i < ROWS; i++) {
-            String orderId = newOrderId();
-            String key = orderId + ":create";
-            keys.add(key);
-            insert.append(i == 0 ? "" : ", ")
-                    .append("(?, ?, 'CREATE', ?, ?, 'PENDING', 0, utc_timestamp(3), utc_timestamp(3), utc_timestamp(3))");
-            values.addAll(List.of(key, orderId, phone, "text of " + key));
-        }
-        // One statement: all rows become due at the same moment, for all three dispatchers.
-        CommittedState.execute(insert.toString(), values.toArray());
+        List<String> keys = insertDueRows(phone);
 
         CyclicBarrier start = new CyclicBarrier(2);
         ExecutorService instances = Executors.newFixedThreadPool(2);
@@ -88,6 +75,51 @@ class SmsOutboxClaimTest {
             // Claimed once by a crashed instance, then by the application: two attempts, one call.
             assertThat(SmsDatabase.outboxRow(key).attempts()).as(key).isEqualTo(2);
         }
+    }
+
+    /**
+     * A round of one dispatcher: the texts it sent are recorded SENT and its next rows claimed in one
+     * call. The application's dispatcher races for the same rows, so which rows the round claims is
+     * not fixed; that the recorded ones are SENT, never texted by anyone, and never claimed again is.
+     */
+    @Test
+    void aRoundRecordsItsSentTextsAndClaimsFurtherRowsInOneCall() {
+        String phone = newPhone();
+        List<String> keys = insertDueRows(phone);
+        List<ClaimedSms> sentByTest = outbox.claimDue(ROWS / 2, Duration.ofSeconds(5));
+        assertThat(sentByTest).isNotEmpty();
+
+        SmsOutbox.SentAndClaimed round = outbox.markSentAndClaimDue(sentByTest, ROWS, Duration.ofSeconds(5));
+
+        assertThat(round.recorded()).isEqualTo(sentByTest.size());
+        List<String> sentKeys = sentByTest.stream().map(ClaimedSms::businessKey).toList();
+        assertThat(round.claimed()).extracting(ClaimedSms::businessKey).doesNotContainAnyElementsOf(sentKeys);
+        for (String key : sentKeys) {
+            assertThat(SmsDatabase.outboxRow(key).status()).as(key).isEqualTo("SENT");
+            assertThat(SmsDatabase.outboxRow(key).attempts()).as(key).isEqualTo(1);
+        }
+        // The test never sends what its round claimed: the application's dispatcher sends those after the lease.
+        keys.forEach(key -> awaitStatus(key, "SENT"));
+        assertThat(gateway.callsTo(phone)).extracting(Call::idempotencyKey)
+                .containsExactlyInAnyOrderElementsOf(keys.stream().filter(key -> !sentKeys.contains(key)).toList());
+    }
+
+    /** {@value #ROWS} PENDING rows due now, inserted in one statement (due at the same moment for every dispatcher). */
+    private static List<String> insertDueRows(String phone) {
+        List<String> keys = new ArrayList<>();
+        StringBuilder insert = new StringBuilder("insert into sms_outbox (business_key, order_id, event_type, phone, "
+                + "text, status, attempts, next_attempt_at, created_at, updated_at) values ");
+        List<Object> values = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            String orderId = newOrderId();
+            String key = orderId + ":create";
+            keys.add(key);
+            insert.append(i == 0 ? "" : ", ")
+                    .append("(?, ?, 'CREATE', ?, ?, 'PENDING', 0, utc_timestamp(3), utc_timestamp(3), utc_timestamp(3))");
+            values.addAll(List.of(key, orderId, phone, "text of " + key));
+        }
+        CommittedState.execute(insert.toString(), values.toArray());
+        return keys;
     }
 
     private List<ClaimedSms> claimTogether(CyclicBarrier start) {

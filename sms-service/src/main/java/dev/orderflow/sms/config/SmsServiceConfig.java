@@ -50,8 +50,11 @@ public interface SmsServiceConfig {
 
     interface Dispatch {
 
-        /** Texts being sent at the same time by one instance (threads talking to the gateway). */
-        @WithDefault("4")
+        /**
+         * Texts being sent at the same time by one instance (threads talking to the gateway), and so
+         * the most rows one sweep claims.
+         */
+        @WithDefault("16")
         int concurrency();
 
         /**

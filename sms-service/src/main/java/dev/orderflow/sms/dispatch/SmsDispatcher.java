@@ -47,7 +47,8 @@ import io.quarkus.runtime.StartupEvent;
  * rows as there are free send slots, so claimed rows never wait in a queue while their lease runs.</li>
  * <li><b>Safely with several instances</b>: rows are claimed in the database ({@link SmsOutbox}).</li>
  * <li><b>Results</b>: accepted → SENT (recorded by the next sweep for every text accepted since the
- * last one, in one statement; the send's own wake-up queues that sweep); refused (4xx) → FAILED at once; transient (timeout, 5xx,
+ * last one, in one statement and in the transaction of that sweep's claim; the send's own wake-up
+ * queues that sweep); refused (4xx) → FAILED at once; transient (timeout, 5xx,
  * connection) → PENDING again after an exponential back-off, FAILED after {@code max-attempts}.
  * Every attempt of a row carries the same Idempotency-Key (its business key), so a retry after a
  * send whose answer was lost does not text the customer twice at a provider that honours it.</li>
@@ -152,14 +153,32 @@ public class SmsDispatcher {
         }
     }
 
+    /**
+     * Records the texts accepted since the last sweep and claims as many due rows as there are free
+     * send slots, in one transaction when there is something to record (most sweeps under load).
+     */
     private void sweep() {
-        recordAccepted();
+        List<ClaimedSms> accepted = drainAccepted();
+        int slots = freeSendSlots.availablePermits();
+        List<ClaimedSms> claimed;
         try {
-            int slots = freeSendSlots.availablePermits();
-            if (slots == 0) {
-                return;
+            if (accepted.isEmpty()) {
+                claimed = slots == 0 ? List.of() : outbox.claimDue(slots, settings.claimLease());
+            } else {
+                SmsOutbox.SentAndClaimed round = outbox.markSentAndClaimDue(accepted, slots, settings.claimLease());
+                warnAboutLostClaims(accepted, round.recorded());
+                claimed = round.claimed();
             }
-            List<ClaimedSms> claimed = outbox.claimDue(slots, settings.claimLease());
+        } catch (RuntimeException e) {
+            if (!accepted.isEmpty()) {
+                LOG.errorf(e, "SMS: could not record SENT for %s; they are sent again after the claim lease",
+                        accepted.stream().map(ClaimedSms::businessKey).toList());
+            }
+            // A failed sweep (e.g. database down) must not cancel the periodic schedule: the next one retries.
+            LOG.warnf(e, "SMS dispatch sweep failed; retrying in %s", settings.sweepInterval());
+            return;
+        }
+        try {
             for (ClaimedSms claim : claimed) {
                 // Only this thread takes permits, and it saw `slots` free: this never blocks.
                 freeSendSlots.acquireUninterruptibly();
@@ -173,8 +192,8 @@ public class SmsDispatcher {
                 });
             }
         } catch (RuntimeException e) {
-            // A failed sweep (e.g. database down) must not cancel the periodic schedule: the next one retries.
-            LOG.warnf(e, "SMS dispatch sweep failed; retrying in %s", settings.sweepInterval());
+            // The executor refused (shutting down): the claimed rows are sent again after their lease.
+            LOG.warnf(e, "SMS dispatch could not start its sends; the rows are sent again after the claim lease");
         }
     }
 
@@ -213,28 +232,37 @@ public class SmsDispatcher {
     }
 
     /**
-     * Records SENT for every accepted text not yet recorded, in one transaction. When that fails
+     * At shutdown: records SENT for every accepted text not yet recorded, in one transaction. When that fails
      * (database down) the rows stay claimed and are sent again after their lease with the same
      * Idempotency-Key, as when any result cannot be recorded.
      */
     private void recordAccepted() {
-        List<ClaimedSms> accepted = new ArrayList<>();
-        for (ClaimedSms claim; (claim = acceptedUnrecorded.poll()) != null;) {
-            accepted.add(claim);
-        }
+        List<ClaimedSms> accepted = drainAccepted();
         if (accepted.isEmpty()) {
             return;
         }
         try {
-            int recorded = outbox.markSent(accepted);
-            if (recorded < accepted.size()) {
-                // Leases ran out and other claims took those rows over; their results win. The keys were the same.
-                LOG.warnf("SMS: %d of %d claims were lost before SENT was recorded (%s)", accepted.size() - recorded,
-                        accepted.size(), accepted.stream().map(ClaimedSms::businessKey).toList());
-            }
+            warnAboutLostClaims(accepted, outbox.markSent(accepted));
         } catch (RuntimeException e) {
             LOG.errorf(e, "SMS: could not record SENT for %s; they are sent again after the claim lease",
                     accepted.stream().map(ClaimedSms::businessKey).toList());
+        }
+    }
+
+    /** The texts accepted and not yet recorded, taken out of the queue. */
+    private List<ClaimedSms> drainAccepted() {
+        List<ClaimedSms> accepted = new ArrayList<>();
+        for (ClaimedSms claim; (claim = acceptedUnrecorded.poll()) != null;) {
+            accepted.add(claim);
+        }
+        return accepted;
+    }
+
+    private static void warnAboutLostClaims(List<ClaimedSms> accepted, int recorded) {
+        if (recorded < accepted.size()) {
+            // Leases ran out and other claims took those rows over; their results win. The keys were the same.
+            LOG.warnf("SMS: %d of %d claims were lost before SENT was recorded (%s)", accepted.size() - recorded,
+                    accepted.size(), accepted.stream().map(ClaimedSms::businessKey).toList());
         }
     }
 

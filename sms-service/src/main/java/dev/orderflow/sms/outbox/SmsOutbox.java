@@ -17,8 +17,9 @@ import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
- * The dispatcher's access to {@code sms_outbox}: claiming due rows and recording send results,
- * each in a short transaction of its own (no transaction is open while the gateway is called).
+ * The dispatcher's access to {@code sms_outbox}: claiming due rows and recording send results in
+ * short transactions (no transaction is open while the gateway is called); a round's SENT results
+ * and its next claim share one ({@link #markSentAndClaimDue}).
  *
  * <h2>Claims</h2>
  * A claim is an update of the row: {@code attempts + 1}, a fresh {@code claim_token}, and
@@ -52,38 +53,67 @@ public class SmsOutbox {
                 List.of(SmsStatus.PENDING, now())).isEmpty()) {
             return List.of();
         }
+        return QuarkusTransaction.requiringNew().call(() -> claimInTransaction(max, lease));
+    }
+
+    /**
+     * Records SENT for {@code sent} and claims up to {@code max} due rows in one transaction: the
+     * dispatcher's round after sends finished. Two transactions per round were a third of the
+     * suite's commits at 180 orders/s (docs/performance.md, step 14). When it fails, neither
+     * happened: the sent rows stay claimed (sent again after their lease with the same key) and
+     * the next sweep claims.
+     *
+     * @param sent texts the gateway accepted (may be empty)
+     * @param max  rows to claim at most (0: only record)
+     */
+    public SentAndClaimed markSentAndClaimDue(List<ClaimedSms> sent, int max, Duration lease) {
         return QuarkusTransaction.requiringNew().call(() -> {
-            Instant now = now();
-            List<ClaimedSms> due = BatchSql.select(dataSource, """
-                    select e.id, e.business_key, e.phone, e.text, e.attempts from sms_outbox e
-                    where e.status = ? and e.next_attempt_at <= ?
-                      and not (e.event_type = ? and exists (
-                          select 1 from sms_outbox c
-                          where c.order_id = e.order_id and c.event_type = ? and c.status = ?))
-                    order by e.next_attempt_at, e.id
-                    limit ? for update skip locked""",
-                    List.of(SmsStatus.PENDING, now, OrderEventType.CANCEL, OrderEventType.CREATE, SmsStatus.PENDING, max),
-                    row -> new ClaimedSms(row.getLong("id"), UUID.randomUUID().toString(), row.getString("business_key"),
-                            row.getString("phone"), row.getString("text"), row.getInt("attempts") + 1));
-            if (due.isEmpty()) {
-                return due;
-            }
-            // One statement for the whole claim: each row gets its own token (CASE on the id).
-            StringBuilder tokens = new StringBuilder("case id");
-            List<Object> parameters = new ArrayList<>(due.size() * 3 + 2);
-            for (ClaimedSms claim : due) {
-                tokens.append(" when ? then ?");
-                parameters.add(claim.id());
-                parameters.add(claim.claimToken());
-            }
-            parameters.add(now.plus(lease));
-            parameters.add(now);
-            due.forEach(claim -> parameters.add(claim.id()));
-            BatchSql.update(dataSource, "update sms_outbox set attempts = attempts + 1, claim_token = "
-                    + tokens + " end, next_attempt_at = ?, updated_at = ? where id in ("
-                    + BatchSql.parameters(due.size()) + ")", parameters);
-            return due;
+            int recorded = markSentInTransaction(sent);
+            return new SentAndClaimed(recorded, max > 0 ? claimInTransaction(max, lease) : List.of());
         });
+    }
+
+    /**
+     * What {@link #markSentAndClaimDue} did.
+     *
+     * @param recorded how many texts were recorded SENT (fewer than given when claims had been lost)
+     * @param claimed  the rows claimed for sending
+     */
+    public record SentAndClaimed(int recorded, List<ClaimedSms> claimed) {
+    }
+
+    /** Inside the caller's transaction: selects and claims up to {@code max} due rows. */
+    private List<ClaimedSms> claimInTransaction(int max, Duration lease) {
+        Instant now = now();
+        List<ClaimedSms> due = BatchSql.select(dataSource, """
+                select e.id, e.business_key, e.phone, e.text, e.attempts from sms_outbox e
+                where e.status = ? and e.next_attempt_at <= ?
+                  and not (e.event_type = ? and exists (
+                      select 1 from sms_outbox c
+                      where c.order_id = e.order_id and c.event_type = ? and c.status = ?))
+                order by e.next_attempt_at, e.id
+                limit ? for update skip locked""",
+                List.of(SmsStatus.PENDING, now, OrderEventType.CANCEL, OrderEventType.CREATE, SmsStatus.PENDING, max),
+                row -> new ClaimedSms(row.getLong("id"), UUID.randomUUID().toString(), row.getString("business_key"),
+                        row.getString("phone"), row.getString("text"), row.getInt("attempts") + 1));
+        if (due.isEmpty()) {
+            return due;
+        }
+        // One statement for the whole claim: each row gets its own token (CASE on the id).
+        StringBuilder tokens = new StringBuilder("case id");
+        List<Object> parameters = new ArrayList<>(due.size() * 3 + 2);
+        for (ClaimedSms claim : due) {
+            tokens.append(" when ? then ?");
+            parameters.add(claim.id());
+            parameters.add(claim.claimToken());
+        }
+        parameters.add(now.plus(lease));
+        parameters.add(now);
+        due.forEach(claim -> parameters.add(claim.id()));
+        BatchSql.update(dataSource, "update sms_outbox set attempts = attempts + 1, claim_token = "
+                + tokens + " end, next_attempt_at = ?, updated_at = ? where id in ("
+                + BatchSql.parameters(due.size()) + ")", parameters);
+        return due;
     }
 
     /**
@@ -97,16 +127,22 @@ public class SmsOutbox {
         if (claims.isEmpty()) {
             return 0;
         }
-        return QuarkusTransaction.requiringNew().call(() -> {
-            Instant now = now();
-            List<Object> parameters = new ArrayList<>(claims.size() + 3);
-            parameters.addAll(List.of(SmsStatus.SENT, now, now));
-            claims.forEach(claim -> parameters.add(claim.claimToken()));
-            // Claim tokens are unique per claim: matching the token alone is matching (row, claim).
-            return BatchSql.update(dataSource, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
-                    + " last_error = null, claim_token = null where claim_token in ("
-                    + BatchSql.parameters(claims.size()) + ")", parameters);
-        });
+        return QuarkusTransaction.requiringNew().call(() -> markSentInTransaction(claims));
+    }
+
+    /** Inside the caller's transaction: SENT for these claims, one statement. */
+    private int markSentInTransaction(List<ClaimedSms> claims) {
+        if (claims.isEmpty()) {
+            return 0;
+        }
+        Instant now = now();
+        List<Object> parameters = new ArrayList<>(claims.size() + 3);
+        parameters.addAll(List.of(SmsStatus.SENT, now, now));
+        claims.forEach(claim -> parameters.add(claim.claimToken()));
+        // Claim tokens are unique per claim: matching the token alone is matching (row, claim).
+        return BatchSql.update(dataSource, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
+                + " last_error = null, claim_token = null where claim_token in ("
+                + BatchSql.parameters(claims.size()) + ")", parameters);
     }
 
     /** A transient failure: PENDING again, due at {@code retryAt}. @return false when the claim had been lost */
