@@ -43,6 +43,14 @@ public final class BrokerMain {
      */
     public static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
+    /**
+     * System property of the broker's JVM: read and write queues of each of the suite's topics
+     * (default {@link LocalSuite#QUEUES_PER_TOPIC}). A benchmark's {@code --jvm-options
+     * "broker:-Dorderflow.broker.queues-per-topic=2"} compares queue counts: fewer queues mean fewer
+     * pulls per message (docs/performance.md, step 14); the fault suite's two-instance run needs at least two.
+     */
+    public static final String QUEUES_PER_TOPIC_PROPERTY = "orderflow.broker.queues-per-topic";
+
     private BrokerMain() {
     }
 
@@ -63,7 +71,7 @@ public final class BrokerMain {
         if (args.length == 5) {
             Arrays.stream(args[4].split(",")).filter(t -> !t.isBlank()).forEach(topics::add);
         }
-        rocketMQ.createTopics(topics, LocalSuite.QUEUES_PER_TOPIC);
+        rocketMQ.createTopics(topics, Integer.getInteger(QUEUES_PER_TOPIC_PROPERTY, LocalSuite.QUEUES_PER_TOPIC));
 
         HttpServer ready = HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])), 0);
         ready.createContext("/ready", exchange -> {
