@@ -155,32 +155,25 @@ public class SmsDispatcher {
 
     /**
      * Records the texts accepted since the last sweep and claims as many due rows as there are free
-     * send slots, in one transaction when there is something to record (most sweeps under load).
+     * send slots, in one transaction ({@link SmsOutbox#markSentAndClaimDue}).
      */
     private void sweep() {
         List<ClaimedSms> accepted = drainAccepted();
-        int slots = freeSendSlots.availablePermits();
         List<ClaimedSms> claimed;
         try {
-            if (accepted.isEmpty()) {
-                claimed = slots == 0 ? List.of() : outbox.claimDue(slots, settings.claimLease());
-            } else {
-                SmsOutbox.SentAndClaimed round = outbox.markSentAndClaimDue(accepted, slots, settings.claimLease());
-                warnAboutLostClaims(accepted, round.recorded());
-                claimed = round.claimed();
-            }
+            SmsOutbox.SentAndClaimed round = outbox.markSentAndClaimDue(accepted, freeSendSlots.availablePermits(),
+                    settings.claimLease());
+            warnAboutLostClaims(accepted, round.recorded());
+            claimed = round.claimed();
         } catch (RuntimeException e) {
-            if (!accepted.isEmpty()) {
-                LOG.errorf(e, "SMS: could not record SENT for %s; they are sent again after the claim lease",
-                        accepted.stream().map(ClaimedSms::businessKey).toList());
-            }
+            errorUnrecorded(accepted, e);
             // A failed sweep (e.g. database down) must not cancel the periodic schedule: the next one retries.
             LOG.warnf(e, "SMS dispatch sweep failed; retrying in %s", settings.sweepInterval());
             return;
         }
         try {
             for (ClaimedSms claim : claimed) {
-                // Only this thread takes permits, and it saw `slots` free: this never blocks.
+                // Only this thread takes permits, and it claimed no more rows than were free: this never blocks.
                 freeSendSlots.acquireUninterruptibly();
                 senders.execute(() -> {
                     try {
@@ -244,6 +237,12 @@ public class SmsDispatcher {
         try {
             warnAboutLostClaims(accepted, outbox.markSent(accepted));
         } catch (RuntimeException e) {
+            errorUnrecorded(accepted, e);
+        }
+    }
+
+    private static void errorUnrecorded(List<ClaimedSms> accepted, RuntimeException e) {
+        if (!accepted.isEmpty()) {
             LOG.errorf(e, "SMS: could not record SENT for %s; they are sent again after the claim lease",
                     accepted.stream().map(ClaimedSms::businessKey).toList());
         }

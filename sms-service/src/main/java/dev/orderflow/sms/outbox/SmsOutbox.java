@@ -63,10 +63,14 @@ public class SmsOutbox {
      * happened: the sent rows stay claimed (sent again after their lease with the same key) and
      * the next sweep claims.
      *
-     * @param sent texts the gateway accepted (may be empty)
+     * @param sent texts the gateway accepted (may be empty: then only {@link #claimDue}, which opens
+     *             no transaction when nothing is due)
      * @param max  rows to claim at most (0: only record)
      */
     public SentAndClaimed markSentAndClaimDue(List<ClaimedSms> sent, int max, Duration lease) {
+        if (sent.isEmpty()) {
+            return new SentAndClaimed(0, max > 0 ? claimDue(max, lease) : List.of());
+        }
         return QuarkusTransaction.requiringNew().call(() -> {
             int recorded = markSentInTransaction(sent);
             return new SentAndClaimed(recorded, max > 0 ? claimInTransaction(max, lease) : List.of());
