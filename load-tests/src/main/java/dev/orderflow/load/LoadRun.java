@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,6 +32,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -152,6 +154,8 @@ public final class LoadRun {
             out.printf(Locale.ROOT, "load: %s, %d orders, load average %.2f%n", options.label(), planned, loadAverage);
             Instant firstSubmit = Instant.now();
             long loadStarted = System.nanoTime();
+            StoreReadSamples storeReads = new StoreReadSamples(counters::storeReads);
+            sampler.scheduleAtFixedRate(storeReads::sample, 10, 10, TimeUnit.SECONDS);
             if (options.openLoop()) {
                 openLoop(stream, planned);
             } else {
@@ -166,9 +170,10 @@ public final class LoadRun {
             }
             stream.stop();
             int accepted = stream.acceptedCount();
+            double submitSeconds = (System.nanoTime() - loadStarted) / 1e9;
+            String storeReadsLine = storeReads.summary(accepted / submitSeconds);
             out.printf(Locale.ROOT, "load: %d submitted in %.1f s (accepted %d, refused %d, unanswered %d); waiting for"
-                    + " COMPLETED%n", planned, (System.nanoTime() - loadStarted) / 1e9, accepted, stream.refused(),
-                    stream.unanswered());
+                    + " COMPLETED%n", planned, submitSeconds, accepted, stream.refused(), stream.unanswered());
             Set<String> acceptedIds = stream.accepted().keySet();
             try {
                 await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(500))
@@ -219,7 +224,7 @@ public final class LoadRun {
                     e2eStats.max(), postStats.at(50), postStats.at(99), commitsPerOrder, writesPerOrder, dbCeiling,
                     brokerCeiling, loadAverage, reconciliation);
             print(result, verdict, pids.keySet(), startupSeconds, idle, usageBefore, usageAfter, peakRssKb, before, after,
-                    completed, profileLines);
+                    completed, storeReadsLine, profileLines);
             printStages(timings);
             appendCsv(result);
             if (options.startupAlone()) {
@@ -252,6 +257,45 @@ public final class LoadRun {
             out.printf(Locale.ROOT, "load: warm-up of %d orders (%d accepted) COMPLETED in %.1f s%n",
                     options.warmupOrders(), accepted, (System.nanoTime() - started) / 1e9);
             return Set.copyOf(warmup.accepted().keySet());
+        }
+    }
+
+    /**
+     * The broker's store reads (one per consumer pull) sampled every 10 s while orders are submitted:
+     * how often the suite pulls, and how many pulls an order costs, at the load's rate.
+     */
+    static final class StoreReadSamples {
+
+        private final Supplier<SuiteCounters.StoreReads> reader;
+        private final List<SuiteCounters.StoreReads> samples = new CopyOnWriteArrayList<>();
+        private volatile String failure;
+
+        StoreReadSamples(Supplier<SuiteCounters.StoreReads> reader) {
+            this.reader = reader;
+        }
+
+        void sample() {
+            try {
+                samples.add(reader.get());
+            } catch (IllegalStateException e) {
+                // A scheduled task that throws is cancelled without a trace: keep the reason for the report.
+                failure = e.getMessage();
+            }
+        }
+
+        /** The mean of the samples taken so far, per second and per order at {@code ordersPerSecond}. */
+        String summary(double ordersPerSecond) {
+            List<SuiteCounters.StoreReads> taken = List.copyOf(samples);
+            if (taken.isEmpty()) {
+                return "broker store reads (pulls): not sampled" + (failure != null ? " (" + failure + ")"
+                        : " (the orders were submitted in less than 10 s)");
+            }
+            double found = taken.stream().mapToDouble(SuiteCounters.StoreReads::found).average().orElse(0);
+            double missed = taken.stream().mapToDouble(SuiteCounters.StoreReads::missed).average().orElse(0);
+            return String.format(Locale.ROOT, "broker store reads (pulls) while submitting, mean of %d 10 s windows: "
+                    + "%.0f/s found messages + %.0f/s found none = %.2f per order at %.1f orders/s", taken.size(), found,
+                    missed, (found + missed) / Math.max(ordersPerSecond, 1e-9), ordersPerSecond)
+                    + (failure != null ? " (a sample failed: " + failure + ")" : "");
         }
     }
 
@@ -438,7 +482,7 @@ public final class LoadRun {
     private void print(LoadResult result, Verdict verdict, Set<String> processes, Map<String, Double> startupSeconds,
             Map<String, ProcessUsage> idle, Map<String, ProcessUsage> before, Map<String, ProcessUsage> after,
             Map<String, Long> peakRssKb, SuiteCounters.Reading countersBefore, SuiteCounters.Reading countersAfter,
-            int completed, Map<String, List<String>> profileLines) {
+            int completed, String storeReadsLine, Map<String, List<String>> profileLines) {
         out.println("==================== load run ====================");
         result.report().forEach(out::println);
         out.println("process            ready(s)  idle RSS(MB)  peak RSS(MB)  end RSS(MB)  CPU during run(s)");
@@ -459,6 +503,7 @@ public final class LoadRun {
                 out.printf(Locale.ROOT, "  topic %-40s +%d (%.2f per order)%n", topic, delta, delta / (double) Math.max(completed, 1));
             }
         });
+        out.println(storeReadsLine);
         if (!verdict.problems().isEmpty()) {
             out.println("reconciliation problems (first " + verdict.problems().size() + "):");
             verdict.problems().forEach(p -> out.println("  " + p));

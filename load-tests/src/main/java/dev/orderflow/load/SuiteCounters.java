@@ -17,7 +17,9 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * count what one order costs: {@code Com_commit} (explicit COMMITs: every JTA transaction of the
  * services ends in one) and {@code Handler_commit}; the broker's {@code msgPutTotalTodayNow}
  * and each topic's queue offsets (their sum counts every message stored, the half and op messages
- * of transactions included).
+ * of transactions included). During the load, {@link #storeReads()} gives the broker's rate of message-store
+ * reads: one per pull a consumer makes (a long-polling pull that waits reads again when woken), so it
+ * counts the pulls of the whole suite.
  */
 public final class SuiteCounters implements AutoCloseable {
 
@@ -31,6 +33,17 @@ public final class SuiteCounters implements AutoCloseable {
         /** Messages stored in every topic (system topics included). */
         public long messagesStored() {
             return topics.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /**
+     * The broker's message-store reads per second over its last 10 s: those that found messages and
+     * those that found none ({@code getFoundTps} and {@code getMissTps} of the broker's runtime stats).
+     */
+    public record StoreReads(double found, double missed) {
+
+        public double total() {
+            return found + missed;
         }
     }
 
@@ -86,6 +99,30 @@ public final class SuiteCounters implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("Cannot read the broker's counters", e);
         }
+    }
+
+    public StoreReads storeReads() {
+        try {
+            double found = 0;
+            double missed = 0;
+            for (BrokerData broker : admin.examineBrokerClusterInfo().getBrokerAddrTable().values()) {
+                Map<String, String> stats = admin.fetchBrokerRuntimeStats(broker.getBrokerAddrs().get(0L)).getTable();
+                found += tenSecondRate(stats, "getFoundTps");
+                missed += tenSecondRate(stats, "getMissTps");
+            }
+            return new StoreReads(found, missed);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot read the broker's runtime stats", e);
+        }
+    }
+
+    /** A broker rate field holds its 10 s, 1 min and 10 min rates separated by spaces; the first is the 10 s one. */
+    static double tenSecondRate(Map<String, String> stats, String field) {
+        String value = stats.get(field);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("The broker's runtime stats have no " + field + ": " + stats.keySet());
+        }
+        return Double.parseDouble(value.trim().split("\\s+")[0]);
     }
 
     @Override
