@@ -277,7 +277,7 @@ public final class LoadRun {
         void sample() {
             try {
                 samples.add(reader.get());
-            } catch (IllegalStateException e) {
+            } catch (RuntimeException e) {
                 // A scheduled task that throws is cancelled without a trace: keep the reason for the report.
                 failure = e.getMessage();
             }

@@ -5,10 +5,11 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
@@ -41,10 +42,6 @@ public final class SuiteCounters implements AutoCloseable {
      * those that found none ({@code getFoundTps} and {@code getMissTps} of the broker's runtime stats).
      */
     public record StoreReads(double found, double missed) {
-
-        public double total() {
-            return found + missed;
-        }
     }
 
     private final String mariadbUrl;
@@ -81,10 +78,8 @@ public final class SuiteCounters implements AutoCloseable {
         }
         try {
             long puts = 0;
-            ClusterInfo cluster = admin.examineBrokerClusterInfo();
-            for (BrokerData broker : cluster.getBrokerAddrTable().values()) {
-                String address = broker.getBrokerAddrs().get(0L);
-                puts += Long.parseLong(admin.fetchBrokerRuntimeStats(address).getTable().get("msgPutTotalTodayNow"));
+            for (Map<String, String> stats : brokerRuntimeStats()) {
+                puts += Long.parseLong(stats.get("msgPutTotalTodayNow"));
             }
             Map<String, Long> topics = new TreeMap<>();
             for (String topic : admin.fetchAllTopicList().getTopicList()) {
@@ -105,8 +100,7 @@ public final class SuiteCounters implements AutoCloseable {
         try {
             double found = 0;
             double missed = 0;
-            for (BrokerData broker : admin.examineBrokerClusterInfo().getBrokerAddrTable().values()) {
-                Map<String, String> stats = admin.fetchBrokerRuntimeStats(broker.getBrokerAddrs().get(0L)).getTable();
+            for (Map<String, String> stats : brokerRuntimeStats()) {
                 found += tenSecondRate(stats, "getFoundTps");
                 missed += tenSecondRate(stats, "getMissTps");
             }
@@ -114,6 +108,15 @@ public final class SuiteCounters implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("Cannot read the broker's runtime stats", e);
         }
+    }
+
+    /** The runtime stats table of each master broker of the cluster. */
+    private List<Map<String, String>> brokerRuntimeStats() throws Exception {
+        List<Map<String, String>> tables = new ArrayList<>();
+        for (BrokerData broker : admin.examineBrokerClusterInfo().getBrokerAddrTable().values()) {
+            tables.add(admin.fetchBrokerRuntimeStats(broker.getBrokerAddrs().get(0L)).getTable());
+        }
+        return tables;
     }
 
     /** A broker rate field holds its 10 s, 1 min and 10 min rates separated by spaces; the first is the 10 s one. */
