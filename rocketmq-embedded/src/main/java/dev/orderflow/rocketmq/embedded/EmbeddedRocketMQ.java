@@ -140,6 +140,9 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         config.setTransactionTimeOut(options.transactionTimeout.toMillis());
         config.setTransactionOpBatchInterval((int) options.transactionOpBatchInterval.toMillis());
         config.setTransactionCheckMax(options.transactionCheckMax);
+        // Pop consumption is never used here (push consumers pull): without its file-based services
+        // the broker no longer wakes every 5 ms to scan an empty pop buffer (~200 wake-ups a second).
+        config.setPopConsumerFSServiceInit(false);
 
         NettyServerConfig server = new NettyServerConfig();
         server.setListenPort(brokerPort);
