@@ -58,6 +58,8 @@ public final class OrderStream implements AutoCloseable {
     private final Map<String, Integer> cancelAnswers = new ConcurrentHashMap<>();
     /** Client-side duration of each POST /orders answered 201, in nanoseconds. */
     private final java.util.Queue<Long> acceptedPostNanos = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** When the client sent each POST /orders answered 201 (wall clock), by order id. */
+    private final Map<String, java.time.Instant> acceptedSentAt = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     private volatile boolean exhausted;
 
@@ -141,6 +143,7 @@ public final class OrderStream implements AutoCloseable {
                     .append("\"}");
         }
         body.append("]}");
+        java.time.Instant sentAt = java.time.Instant.now();
         long postStarted = System.nanoTime();
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(orderUrl.get() + "/orders"))
                 .header("Content-Type", "application/json")
@@ -159,6 +162,7 @@ public final class OrderStream implements AutoCloseable {
             String orderId = created.path("orderId").asText();
             accepted.put(orderId, new AcceptedOrder(orderId, customer, items, new BigDecimal(created.path("amount").asText())));
             acceptedPostNanos.add(postNanos);
+            acceptedSentAt.put(orderId, sentAt);
             return java.util.Optional.of(orderId);
         } catch (IOException e) {
             throw new IllegalStateException("POST /orders answered 201 with an unreadable body: " + response.body(), e);
@@ -260,6 +264,14 @@ public final class OrderStream implements AutoCloseable {
     /** Client-side duration of every POST /orders that was answered 201, in nanoseconds. */
     public List<Long> acceptedPostNanos() {
         return List.copyOf(acceptedPostNanos);
+    }
+
+    /**
+     * When the client sent each POST /orders that was answered 201 (wall clock), by order id: the
+     * start of an order as the client sees it, before any wait inside the service.
+     */
+    public Map<String, java.time.Instant> acceptedSentAt() {
+        return Map.copyOf(acceptedSentAt);
     }
 
     public int unanswered() {
