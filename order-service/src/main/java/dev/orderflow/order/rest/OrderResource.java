@@ -21,9 +21,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.service.CreateResult;
+import dev.orderflow.order.service.NewOrder;
 import dev.orderflow.order.service.OrderNotFoundException;
 import dev.orderflow.order.service.OrderService;
 import dev.orderflow.order.service.OrderView;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 
 /** The order API. Errors are {@code application/problem+json} (see {@link ProblemMappers}). */
 @Path("/orders")
@@ -61,11 +64,20 @@ public class OrderResource {
     @APIResponse(responseCode = "503", description = "Broker or database unavailable, or a transient rollback: nothing "
             + "written; or the commit outcome is not known yet (problem type outcome-unknown, naming the order; the "
             + "broker's check-back settles it). See Retry-After")
-    public Response create(byte[] body,
+    public Uni<Response> create(byte[] body,
             @Parameter(description = "Client-chosen key making retries safe (1-128 visible ASCII characters)")
             @HeaderParam(IDEMPOTENCY_KEY_HEADER) String idempotencyKey) {
+        // Checked and parsed on the event loop (the body is already buffered, the work is short);
+        // only the create, which blocks in the half-message send and the group commit, goes to a
+        // worker thread. Against a blocking method: ~5 % less CPU in this service, ~650 fewer
+        // context switches a second at 120 orders/s (docs/performance.md, step 17).
         String key = requests.idempotencyKey(idempotencyKey);
-        CreateResult result = orders.create(requests.parseCreateOrder(body), key);
+        NewOrder request = requests.parseCreateOrder(body);
+        return Uni.createFrom().item(() -> created(orders.create(request, key)))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    }
+
+    private Response created(CreateResult result) {
         OrderView order = result.order();
         OrderResponses.Created created = OrderResponses.Created.of(order, statusUrl(order.id()));
         return Response.status(result.created() ? Response.Status.CREATED : Response.Status.OK)
