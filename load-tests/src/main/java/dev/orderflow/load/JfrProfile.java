@@ -3,10 +3,7 @@ package dev.orderflow.load;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -15,9 +12,10 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * A Java Flight Recorder profile of one service during the load: started and stopped with
- * {@code jcmd} (the JDK's own tool, nothing added to the service), then summarised as the methods
- * most often on top of the sampled stacks ({@code jdk.ExecutionSample}), and the first
- * {@code dev.orderflow} frame of each sample (which of our code paths the time is spent under).
+ * {@code jcmd} (the JDK's own tool, nothing added to the service), then summarised
+ * ({@link ProfileSummary}) from its {@code jdk.ExecutionSample} events. They sample threads running
+ * Java code only: time in the JVM itself (class loading, the JIT, GC), in native code and in the
+ * kernel is not seen; {@link AsyncProfile} sees it.
  */
 public final class JfrProfile {
 
@@ -47,70 +45,26 @@ public final class JfrProfile {
     }
 
     static List<String> summarise(List<RecordedEvent> events, int top) {
-        Map<String, Integer> topFrames = new HashMap<>();
-        Map<String, Integer> ourFrames = new HashMap<>();
-        Map<String, Integer> libraries = new HashMap<>();
-        Map<String, Integer> threads = new HashMap<>();
-        int samples = 0;
+        ProfileSummary summary = new ProfileSummary();
         for (RecordedEvent event : events) {
             if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null
                     || event.getStackTrace().getFrames().isEmpty()) {
                 continue;
             }
-            samples++;
             List<RecordedFrame> frames = event.getStackTrace().getFrames();
-            topFrames.merge(name(frames.get(0)), 1, Integer::sum);
-            libraries.merge(library(frames.get(0).getMethod().getType().getName()), 1, Integer::sum);
-            threads.merge(threadGroup(event.getThread("sampledThread")), 1, Integer::sum);
             String ours = frames.stream().map(JfrProfile::name).filter(n -> n.startsWith("dev.orderflow.")).findFirst()
-                    .orElse("(no dev.orderflow frame)");
-            ourFrames.merge(ours, 1, Integer::sum);
+                    .orElse(null);
+            summary.add(name(frames.get(0)), ProfileSummary.library(frames.get(0).getMethod().getType().getName()), ours,
+                    threadName(event.getThread("sampledThread")), 1);
         }
-        List<String> lines = new ArrayList<>();
-        lines.add(samples + " execution samples; top frames:");
-        lines.addAll(ranked(topFrames, samples, top));
-        lines.add("innermost dev.orderflow frame of each sample:");
-        lines.addAll(ranked(ourFrames, samples, top));
-        lines.add("library of the top frame:");
-        lines.addAll(ranked(libraries, samples, top));
-        lines.add("thread (numbers stripped):");
-        lines.addAll(ranked(threads, samples, top));
-        return lines;
+        return summary.lines("execution samples", top);
     }
 
-    /** Where a class comes from, by package: which library the CPU time is spent in. */
-    static String library(String className) {
-        String[][] prefixes = {
-                { "dev.orderflow.", "orderflow" }, { "org.hibernate.", "Hibernate ORM" },
-                { "org.mariadb.", "MariaDB Connector/J" }, { "io.agroal.", "Agroal" },
-                { "com.arjuna.", "Narayana JTA" }, { "io.narayana.", "Narayana JTA" },
-                { "org.apache.rocketmq.", "RocketMQ client" }, { "io.netty.", "Netty" }, { "io.vertx.", "Vert.x" },
-                { "io.quarkus.", "Quarkus" }, { "io.smallrye.", "SmallRye" }, { "com.fasterxml.", "Jackson" },
-                { "org.jboss.logging.", "logging" }, { "org.jboss.logmanager.", "logging" },
-                { "io.micrometer.", "Micrometer" }, { "org.jboss.resteasy.", "RESTEasy" },
-                { "java.", "JDK" }, { "javax.", "JDK" }, { "jdk.", "JDK" }, { "sun.", "JDK" }, { "com.sun.", "JDK" } };
-        for (String[] prefix : prefixes) {
-            if (className.startsWith(prefix[0])) {
-                return prefix[1];
-            }
-        }
-        String[] parts = className.split("\\.");
-        return parts.length > 2 ? parts[0] + "." + parts[1] + "." + parts[2] : className;
-    }
-
-    /** A thread's name without its sequence numbers, so that a pool's threads count together. */
-    static String threadGroup(RecordedThread thread) {
+    private static String threadName(RecordedThread thread) {
         if (thread == null) {
             return "(unknown)";
         }
-        String name = thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
-        return name == null ? "(unnamed)" : name.replaceAll("\\d+", "#");
-    }
-
-    private static List<String> ranked(Map<String, Integer> counts, int samples, int top) {
-        return counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(top)
-                .map(e -> String.format(Locale.ROOT, "  %5.1f %%  %s", 100.0 * e.getValue() / samples, e.getKey()))
-                .toList();
+        return thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
     }
 
     private static String name(RecordedFrame frame) {

@@ -25,7 +25,10 @@ import dev.orderflow.launcher.Settings;
  * (default 300);</li>
  * <li>{@code --ceiling-seconds S}: length of each machine-ceiling measurement (default 10);</li>
  * <li>{@code --jfr SERVICE[,SERVICE...]|all}: record a Java Flight Recorder profile of those
- * processes (services, {@code broker}) during the load and print their top frames;</li>
+ * processes (services, {@code broker}) during the load and print their top frames (Java code only);</li>
+ * <li>{@code --async-profile SERVICE[,SERVICE...]|all}: the same with async-profiler
+ * ({@link AsyncProfile}): every thread's CPU, including the JVM's own threads, native code and the
+ * kernel;</li>
  * <li>{@code --warmup N}: place N orders first and wait until they are COMPLETED, in the same
  * suite, before the measured load (default 0): the measured phase then runs on warmed JITs;</li>
  * <li>{@code --skus N}: orders draw their one to three lines from N SKUs (default 50, the
@@ -47,14 +50,14 @@ import dev.orderflow.launcher.Settings;
  * </ul>
  */
 public record LoadOptions(int orders, int clients, Optional<Double> rate, Duration duration, Duration completionTimeout,
-        Duration ceilingDuration, List<String> jfrProcesses, int warmupOrders, int skus, String jit,
+        Duration ceilingDuration, List<String> jfrProcesses, List<String> asyncProfileProcesses, int warmupOrders, int skus, String jit,
         List<String> extraJvmOptions, boolean startupAlone, String label, Path results) {
 
     public static final String USAGE = "usage: LoadRun [--orders N] [--clients C] | [--rate R --duration S [--clients C]]"
-            + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE,...|all] [--warmup N] [--skus N]"
+            + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE,...|all] [--async-profile SERVICE,...|all] [--warmup N] [--skus N]"
             + " [--jit c1|c2] [--jvm-options \"OPTS\"] [--startup-alone true|false] [--label TEXT] [--results FILE]";
 
-    /** What {@code --jfr all} names: every service and the broker. */
+    /** What {@code --jfr all} and {@code --async-profile all} name: every service and the broker. */
     static final List<String> ALL_PROCESSES = List.of("order-service", "inventory-service", "sms-service",
             "points-service", "status-service", FaultSuite.BROKER);
 
@@ -93,6 +96,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         Duration completionTimeout = Duration.ofSeconds(300);
         Duration ceilingDuration = Duration.ofSeconds(10);
         List<String> jfrProcesses = List.of();
+        List<String> asyncProfileProcesses = List.of();
         int warmupOrders = 0;
         int skus = 50;
         String jit = "c1";
@@ -118,7 +122,8 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                 case "--duration" -> duration = Duration.ofSeconds(positive(name, Integer.parseInt(value)));
                 case "--completion-timeout" -> completionTimeout = Duration.ofSeconds(positive(name, Integer.parseInt(value)));
                 case "--ceiling-seconds" -> ceilingDuration = Duration.ofSeconds(positive(name, Integer.parseInt(value)));
-                case "--jfr" -> jfrProcesses = value.equals("all") ? ALL_PROCESSES : processes(value);
+                case "--jfr" -> jfrProcesses = processes(name, value);
+                case "--async-profile" -> asyncProfileProcesses = processes(name, value);
                 case "--warmup" -> {
                     warmupOrders = Integer.parseInt(value);
                     if (warmupOrders < 0) {
@@ -160,14 +165,17 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                     : "open " + rate + "/s x " + duration.toSeconds() + " s";
         }
         return new LoadOptions(orders, clients, Optional.ofNullable(rate), duration == null ? Duration.ZERO : duration,
-                completionTimeout, ceilingDuration, jfrProcesses, warmupOrders, skus, jit, extraJvmOptions, startupAlone, label, results);
+                completionTimeout, ceilingDuration, jfrProcesses, asyncProfileProcesses, warmupOrders, skus, jit, extraJvmOptions, startupAlone, label, results);
     }
 
-    private static List<String> processes(String value) {
+    private static List<String> processes(String option, String value) {
+        if (value.equals("all")) {
+            return ALL_PROCESSES;
+        }
         List<String> names = Arrays.stream(value.split(",")).map(String::trim).filter(n -> !n.isEmpty()).toList();
         List<String> unknown = names.stream().filter(n -> !ALL_PROCESSES.contains(n)).toList();
         if (names.isEmpty() || !unknown.isEmpty()) {
-            throw new IllegalArgumentException("--jfr takes 'all' or some of " + ALL_PROCESSES + ", not " + value);
+            throw new IllegalArgumentException(option + " takes 'all' or some of " + ALL_PROCESSES + ", not " + value);
         }
         return names;
     }

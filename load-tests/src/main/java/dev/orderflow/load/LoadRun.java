@@ -150,6 +150,9 @@ public final class LoadRun {
                     0, 1, TimeUnit.SECONDS);
             Map<String, JfrProfile> profiles = new LinkedHashMap<>();
             options.jfrProcesses().forEach(p -> profiles.put(p, JfrProfile.start(pids.get(p), runDir.resolve(p + ".jfr"))));
+            Map<String, AsyncProfile> asyncProfiles = new LinkedHashMap<>();
+            options.asyncProfileProcesses().forEach(p -> asyncProfiles.put(p,
+                    AsyncProfile.start(pids.get(p), runDir, runDir.resolve(p + ".collapsed"))));
             double loadAverage = loadAverage();
             out.printf(Locale.ROOT, "load: %s, %d orders, load average %.2f%n", options.label(), planned, loadAverage);
             Instant firstSubmit = Instant.now();
@@ -185,7 +188,9 @@ public final class LoadRun {
             Map<String, ProcessUsage> usageAfter = usage(pids);
             sampler.shutdownNow();
             Map<String, List<String>> profileLines = new LinkedHashMap<>();
-            profiles.forEach((p, profile) -> profileLines.put(p, profile.stopAndSummarise(15)));
+            profiles.forEach((p, profile) -> profileLines.put("JFR profile of " + p, profile.stopAndSummarise(15)));
+            asyncProfiles.forEach((p, profile) -> profileLines.put("async-profiler CPU profile of " + p,
+                    profile.stopAndSummarise(15)));
             awaitSettled(counters, idleRates.commitsPerSecond());
             SuiteCounters.Reading after = counters.read();
             double runSeconds = (System.nanoTime() - loadStarted) / 1e9;
@@ -516,8 +521,8 @@ public final class LoadRun {
             out.println("reconciliation problems (first " + verdict.problems().size() + "):");
             verdict.problems().forEach(p -> out.println("  " + p));
         }
-        profileLines.forEach((process, lines) -> {
-            out.println("JFR profile of " + process + ":");
+        profileLines.forEach((heading, lines) -> {
+            out.println(heading + ":");
             lines.forEach(out::println);
         });
         out.println("LOAD-RESULT " + LoadResult.CSV_HEADER);

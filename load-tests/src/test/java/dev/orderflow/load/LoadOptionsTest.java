@@ -37,6 +37,12 @@ class LoadOptionsTest {
                 .containsExactly("status-service", "broker");
         assertThat(LoadOptions.parse("--jfr", "all").jfrProcesses()).hasSize(6).contains("order-service", "broker");
         assertThatThrownBy(() -> LoadOptions.parse("--jfr", "status")).hasMessageContaining("--jfr takes 'all'");
+        assertThat(LoadOptions.parse("--async-profile", "order-service").asyncProfileProcesses())
+                .containsExactly("order-service");
+        assertThat(LoadOptions.parse("--async-profile", "all").asyncProfileProcesses()).hasSize(6);
+        assertThat(LoadOptions.parse("--jfr", "all").asyncProfileProcesses()).isEmpty();
+        assertThatThrownBy(() -> LoadOptions.parse("--async-profile", "order"))
+                .hasMessageContaining("--async-profile takes 'all'");
     }
 
     @Test
