@@ -22,12 +22,12 @@ import com.sun.tools.attach.VirtualMachine;
  * class path; it is loaded into the running process through the JDK's attach API (started and
  * stopped like a {@code jcmd} recording, nothing added to the service's command line). Linux only.
  * Sampling: {@code event=cpu} (perf events, falling back to a CPU timer where perf events are not
- * allowed), one sample per {@value #INTERVAL} of a thread's CPU time.
+ * allowed), one sample per {@value #INTERVAL_MILLIS} ms of a thread's CPU time.
  */
 public final class AsyncProfile {
 
-    /** CPU time between two samples of a thread. */
-    static final String INTERVAL = "5ms";
+    /** CPU time between two samples of a thread, in milliseconds. */
+    static final int INTERVAL_MILLIS = 5;
 
     private final long pid;
     private final Path library;
@@ -47,7 +47,7 @@ public final class AsyncProfile {
      */
     public static AsyncProfile start(long pid, Path libraryDir, Path file) {
         Path library = unpackLibrary(libraryDir);
-        load(pid, library, "start,event=cpu,interval=" + INTERVAL + ",threads");
+        load(pid, library, "start,event=cpu,interval=" + INTERVAL_MILLIS + "ms,threads");
         return new AsyncProfile(pid, library, file);
     }
 
@@ -56,8 +56,8 @@ public final class AsyncProfile {
         load(pid, library, "stop,file=" + file + ",collapsed");
         try (Stream<String> lines = Files.lines(file)) {
             ProfileSummary summary = summarise(lines);
-            return summary.lines(String.format(Locale.ROOT, "CPU samples (~%.1f s of CPU at one per %s)",
-                    summary.samples() * Double.parseDouble(INTERVAL.replace("ms", "")) / 1000, INTERVAL), top);
+            return summary.lines(String.format(Locale.ROOT, "CPU samples (~%.1f s of CPU at one per %d ms)",
+                    summary.samples() * INTERVAL_MILLIS / 1000.0, INTERVAL_MILLIS), top);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the profile " + file, e);
         }

@@ -60,7 +60,7 @@ class AsyncProfileTest {
 
             assertThat(dir.resolve("busy.collapsed")).exists();
             assertThat(Files.readString(dir.resolve("busy.collapsed"))).contains("dev/orderflow/load/BusyLoop.spin");
-            assertThat(lines.get(0)).matches("\\d+ CPU samples \\(~[0-9.]+ s of CPU at one per 5ms\\); top frames:");
+            assertThat(lines.get(0)).matches("\\d+ CPU samples \\(~[0-9.]+ s of CPU at one per 5 ms\\); top frames:");
             // The busy thread is main, spinning in BusyLoop.spin: it leads the ranking of our frames and threads.
             int ours = lines.indexOf("innermost dev.orderflow frame of each sample:");
             assertThat(lines.get(ours + 1)).endsWith("dev.orderflow.load.BusyLoop.spin");
