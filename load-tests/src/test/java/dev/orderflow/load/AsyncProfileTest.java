@@ -1,12 +1,14 @@
 package dev.orderflow.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -54,8 +56,12 @@ class AsyncProfileTest {
             BufferedReader output = new BufferedReader(new InputStreamReader(busy.getInputStream(), StandardCharsets.UTF_8));
             assertThat(output.readLine()).isEqualTo("spinning");
 
+            Duration cpuBefore = cpu(busy);
             AsyncProfile profile = AsyncProfile.start(busy.pid(), dir, dir.resolve("busy.collapsed"));
-            Thread.sleep(1500);
+            // Profiled for half a second of the busy process's CPU (~100 samples at one per 5 ms),
+            // however fast or loaded the machine.
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> cpu(busy).minus(cpuBefore).toMillis() >= 500);
             List<String> lines = profile.stopAndSummarise(3);
 
             assertThat(dir.resolve("busy.collapsed")).exists();
@@ -69,5 +75,9 @@ class AsyncProfileTest {
         } finally {
             busy.destroyForcibly().waitFor();
         }
+    }
+
+    private static Duration cpu(Process process) {
+        return process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException("no CPU time for " + process));
     }
 }
