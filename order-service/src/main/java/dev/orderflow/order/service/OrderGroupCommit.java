@@ -3,13 +3,11 @@ package dev.orderflow.order.service;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,10 +28,14 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Group commit of new orders: the rows of the creates that wait at the same time go into the
  * database in one transaction, with one INSERT per table, instead of one transaction per order.
  *
- * <p>A create's thread queues its order and waits. One committer thread takes everything queued
- * (up to {@code order-service.group-commit.max-orders} orders, {@link #MAX_LINES} lines), inserts
- * and commits it, and wakes the waiting threads; what queued meanwhile is the next group. Nothing
- * waits for a group to fill: alone, an order is its own group.
+ * <p>A create's thread queues its order. When no group is being committed, that thread becomes
+ * the committer itself: it takes everything queued (up to {@code order-service.group-commit.max-orders}
+ * orders, {@link #MAX_LINES} lines, its own order among them), inserts and commits it, and wakes the
+ * waiting threads. Otherwise it waits; when the group ends, one of the waiting threads commits what
+ * queued meanwhile as the next group. One group at a time, and nothing waits for a group to fill:
+ * alone, an order is its own group, written on its create's own thread. (Until step 19 of
+ * docs/performance.md a dedicated committer thread did the writing, and every create paid two
+ * thread hand-offs for it.)
  *
  * <p>Each order keeps its own outcome, which decides its own half message:
  * <ul>
@@ -54,15 +56,22 @@ public class OrderGroupCommit {
      */
     static final int MAX_LINES = 10_000;
 
+    /** How long {@link #stop()} lets the group being committed finish. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
     private static final Logger LOG = Logger.getLogger(OrderGroupCommit.class);
 
     private final DataSource dataSource;
     private final int maxOrders;
     private final Duration delayAfterInsert;
     private final DistributionSummary groupSizes;
-    private final BlockingQueue<PendingOrder> queued = new LinkedBlockingQueue<>();
-    private final Thread committer;
-    private volatile boolean stopping;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a group ends and when the service stops. */
+    private final Condition changed = lock.newCondition();
+    /** Orders waiting for a coming group; guarded by {@code lock}, like {@code committing} and {@code stopping}. */
+    private final ArrayDeque<PendingOrder> queued = new ArrayDeque<>();
+    private boolean committing;
+    private boolean stopping;
 
     @Inject
     public OrderGroupCommit(DataSource dataSource, OrderServiceConfig config, MeterRegistry registry) {
@@ -76,96 +85,116 @@ public class OrderGroupCommit {
         this.groupSizes = DistributionSummary.builder("orders.group_commit.orders")
                 .description("Orders committed together in one database transaction (one sample per group)")
                 .register(registry);
-        this.committer = new Thread(this::commitQueued, "order-group-commit");
-        committer.setDaemon(true);
-        committer.start();
     }
 
     /**
      * Inserts and commits the order and its lines, with the orders of other creates waiting at the
-     * same time, and returns once they are committed.
+     * same time, and returns once they are committed. The calling thread may commit a group that
+     * holds other creates' orders meanwhile.
      *
      * @throws SQLException                        when its rows were refused (nothing of it was written)
      * @throws RocketMQTransactionUnknownException when the commit ended unclearly, or the wait was
-     *                                             interrupted after the order was queued
+     *                                             interrupted (the check-back then settles the order)
      * @throws IllegalStateException               when the service is shutting down (nothing written)
      */
     public void insertCommitted(Order order) throws SQLException {
-        if (stopping) {
-            throw new IllegalStateException("Order " + order.id + " not written: the service is shutting down");
-        }
-        PendingOrder pending = new PendingOrder(order, new CompletableFuture<>());
-        queued.add(pending);
-        if (stopping) {
-            // stop() may have emptied the queue before this order arrived: nobody would answer it.
-            failQueued();
-        }
+        PendingOrder mine = new PendingOrder(order);
+        lock.lock();
         try {
-            pending.committed().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RocketMQTransactionUnknownException("Interrupted while order " + order.id
-                    + " was waiting for its group commit; the check-back settles it", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof SQLException refused) {
-                throw refused;
+            if (stopping) {
+                throw new IllegalStateException("Order " + order.id + " not written: the service is shutting down");
             }
-            if (cause instanceof RuntimeException unchecked) {
-                throw unchecked;
+            queued.add(mine);
+            while (!mine.answered) {
+                if (!committing && !stopping) {
+                    // The queue holds at least this thread's own order: commit the next group here.
+                    commitNextGroup();
+                    continue;
+                }
+                try {
+                    changed.await();
+                } catch (InterruptedException e) {
+                    // Still queued: never written, and it will not be. Taken: its group decides.
+                    // Either way the check-back settles the half message from the orders table.
+                    queued.remove(mine);
+                    Thread.currentThread().interrupt();
+                    throw new RocketMQTransactionUnknownException("Interrupted while order " + order.id
+                            + " was waiting for its group commit; the check-back settles it", e);
+                }
             }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(cause);
+        } finally {
+            lock.unlock();
         }
+        rethrow(mine.failure);
+    }
+
+    private static void rethrow(Throwable failure) throws SQLException {
+        if (failure == null) {
+            return;
+        }
+        if (failure instanceof SQLException refused) {
+            throw refused;
+        }
+        if (failure instanceof RuntimeException unchecked) {
+            throw unchecked;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        throw new IllegalStateException(failure);
     }
 
     /** Orders queued for a coming group (not the one being committed); for tests. */
     int waiting() {
-        return queued.size();
-    }
-
-    /** The committer thread: one group after the other until shutdown. */
-    private void commitQueued() {
-        while (!stopping) {
-            try {
-                PendingOrder first = queued.poll(100, TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    commit(nextGroup(first));
-                }
-            } catch (InterruptedException e) {
-                break;
-            } catch (RuntimeException | Error e) {
-                // commit() completes every order of its group before it can throw; keep committing.
-                LOG.error("Group commit failed unexpectedly", e);
-            }
+        lock.lock();
+        try {
+            return queued.size();
+        } finally {
+            lock.unlock();
         }
-        failQueued();
     }
 
-    /** {@code first} and what is queued behind it, within the group's limits. */
-    private List<PendingOrder> nextGroup(PendingOrder first) {
+    /**
+     * With the lock held: takes the next group, commits it without the lock (so that other creates
+     * queue meanwhile), then answers its orders and wakes the waiting threads.
+     */
+    private void commitNextGroup() {
+        List<PendingOrder> group = nextGroup();
+        committing = true;
+        lock.unlock();
+        try {
+            commit(group);
+        } catch (RuntimeException | Error e) {
+            // commit() gives every order of the group its outcome before it can throw.
+            LOG.error("Group commit failed unexpectedly", e);
+        } finally {
+            lock.lock();
+            committing = false;
+            group.forEach(pending -> pending.answered = true);
+            changed.signalAll();
+        }
+    }
+
+    /** With the lock held: the oldest queued orders, within the group's limits (at least one). */
+    private List<PendingOrder> nextGroup() {
         List<PendingOrder> group = new ArrayList<>();
-        group.add(first);
-        int lines = first.order().items.size();
-        // Only this thread takes from the queue, so what peek() shows is what poll() returns.
+        int lines = 0;
         for (PendingOrder next = queued.peek(); next != null && group.size() < maxOrders
-                && lines + next.order().items.size() <= MAX_LINES; next = queued.peek()) {
+                && (group.isEmpty() || lines + next.order().items.size() <= MAX_LINES); next = queued.peek()) {
             group.add(queued.poll());
             lines += next.order().items.size();
         }
         return group;
     }
 
-    /** Commits the group, or each of its orders alone when the group's INSERTs fail; completes every order. */
+    /** Commits the group, or each of its orders alone when the group's INSERTs fail; gives every order its outcome. */
     private void commit(List<PendingOrder> group) {
         try {
             commitTogether(group);
             groupSizes.record(group.size());
         } catch (GroupRefused refused) {
             if (group.size() == 1) {
-                group.get(0).committed().completeExceptionally(refused.getCause());
+                group.get(0).failure = refused.getCause();
                 return;
             }
             LOG.debugf(refused.getCause(), "A group of %d orders was refused; committing each alone", group.size());
@@ -177,13 +206,12 @@ public class OrderGroupCommit {
                     + "check-back", group.size());
             RocketMQTransactionUnknownException unknown = new RocketMQTransactionUnknownException(
                     "The commit of the order's group ended unclearly", unclear.getCause());
-            group.forEach(pending -> pending.committed().completeExceptionally(unknown));
+            group.forEach(pending -> pending.failure = unknown);
             return;
         } catch (RuntimeException | Error e) {
-            group.forEach(pending -> pending.committed().completeExceptionally(e));
+            group.forEach(pending -> pending.failure = e);
             throw e;
         }
-        group.forEach(pending -> pending.committed().complete(null));
     }
 
     /**
@@ -252,28 +280,46 @@ public class OrderGroupCommit {
     }
 
     /**
-     * Stops at shutdown: the group being committed is finished; creates still queued fail (nothing
-     * written, their half messages rolled back) instead of waiting for a database that is closing.
+     * Stops at shutdown: the group being committed is finished (waited for up to 10 s); creates
+     * still queued fail (nothing written, their half messages rolled back) instead of waiting for a
+     * database that is closing, and later ones are refused.
      */
     @PreDestroy
     void stop() {
-        stopping = true;
+        lock.lock();
         try {
-            committer.join(Duration.ofSeconds(10).toMillis());
+            stopping = true;
+            long left = STOP_WAIT.toNanos();
+            while (committing && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+            for (PendingOrder pending = queued.poll(); pending != null; pending = queued.poll()) {
+                pending.failure = new IllegalStateException("Order " + pending.order().id
+                        + " not written: the service is shutting down");
+                pending.answered = true;
+            }
+            changed.signalAll();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        failQueued();
-    }
-
-    private void failQueued() {
-        for (PendingOrder pending = queued.poll(); pending != null; pending = queued.poll()) {
-            pending.committed().completeExceptionally(new IllegalStateException("Order " + pending.order().id
-                    + " not written: the service is shutting down"));
+        } finally {
+            lock.unlock();
         }
     }
 
-    private record PendingOrder(Order order, CompletableFuture<Void> committed) {
+    /** A create's order and, once {@code answered}, its outcome (null: committed); guarded by {@code lock}. */
+    private static final class PendingOrder {
+        private final Order order;
+        /** Written by the committing thread before it sets {@code answered} under the lock. */
+        Throwable failure;
+        boolean answered;
+
+        PendingOrder(Order order) {
+            this.order = order;
+        }
+
+        Order order() {
+            return order;
+        }
     }
 
     /** Nothing of the group was committed. */

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -23,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import java.util.stream.IntStream;
 
@@ -50,8 +52,8 @@ import io.quarkus.test.junit.QuarkusTest;
 /**
  * {@link OrderGroupCommit} on the real MariaDB (orderflow_order_test): orders that wait together
  * share one transaction, a refused order fails alone, an unclear commit is reported as such, and
- * shutdown answers every waiting create. A gate in front of the datasource holds the committer at
- * its first connection, so the test decides which orders wait together.
+ * shutdown answers every waiting create. A gate in front of the datasource holds the committing
+ * create's thread at its first connection, so the test decides which orders wait together.
  */
 @QuarkusTest
 @ExtendWith(FailingInsertTrigger.class)
@@ -209,6 +211,49 @@ class OrderGroupCommitTest {
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
     }
 
+    /** Alone, an order is its own group, written by its create's own thread: no hand-off to another thread. */
+    @Test
+    void aLoneOrderIsCommittedOnTheThreadOfItsCreate() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        gated.open();
+
+        groupCommit.insertCommitted(order(customerId, null));
+
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
+        assertThat(gated.connectionThreads()).containsExactly(Thread.currentThread().getName());
+    }
+
+    /** A create interrupted while its order waits for the next group gives up, and the order is never written. */
+    @Test
+    void aCreateInterruptedWhileQueuedIsNeverWritten() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        String interruptedCustomerId = "C-GROUP-" + UUID.randomUUID();
+        Future<Void> first = create(order(customerId, null));
+        gated.awaitCommitterAtGate();
+        AtomicReference<Throwable> interruptedOutcome = new AtomicReference<>();
+        Thread interrupted = new Thread(() -> {
+            try {
+                groupCommit.insertCommitted(order(interruptedCustomerId, null));
+            } catch (Throwable e) {
+                interruptedOutcome.set(e);
+            }
+        }, "test-interrupted-create");
+        interrupted.start();
+        await().atMost(ANSWER).until(() -> groupCommit.waiting() == 1);
+
+        interrupted.interrupt();
+        interrupted.join(ANSWER.toMillis());
+        assertThat(interruptedOutcome.get()).isInstanceOf(RocketMQTransactionUnknownException.class)
+                .hasMessageContaining("check-back");
+        assertThat(groupCommit.waiting()).isZero();
+        gated.open();
+        first.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
+        assertThat(OrderDatabase.ordersOfCustomer(interruptedCustomerId)).isZero();
+        assertThat(registry.get("orders.group_commit.orders").summary().count()).as("commits").isEqualTo(1);
+    }
+
     private Future<Void> create(Order order) {
         return creates.submit(() -> {
             groupCommit.insertCommitted(order);
@@ -248,6 +293,7 @@ class OrderGroupCommitTest {
         private final CountDownLatch gate = new CountDownLatch(1);
         private final CountDownLatch committerAtGate = new CountDownLatch(1);
         private final AtomicInteger connectionsTaken = new AtomicInteger();
+        private final List<String> connectionThreads = new CopyOnWriteArrayList<>();
         private volatile boolean failCommitsAfterCommitting;
 
         GatedDataSource(DataSource delegate) {
@@ -270,6 +316,11 @@ class OrderGroupCommitTest {
             return connectionsTaken.get();
         }
 
+        /** The names of the threads that took a connection, in order. */
+        List<String> connectionThreads() {
+            return connectionThreads;
+        }
+
         @Override
         public Connection getConnection() throws SQLException {
             committerAtGate.countDown();
@@ -282,6 +333,7 @@ class OrderGroupCommitTest {
                 throw new SQLException("interrupted at the gate (test)", e);
             }
             connectionsTaken.incrementAndGet();
+            connectionThreads.add(Thread.currentThread().getName());
             Connection connection = delegate.getConnection();
             return failCommitsAfterCommitting ? commitThenFail(connection) : connection;
         }
