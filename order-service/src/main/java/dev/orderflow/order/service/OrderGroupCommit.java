@@ -286,23 +286,30 @@ public class OrderGroupCommit {
      */
     @PreDestroy
     void stop() {
+        boolean interrupted = false;
         lock.lock();
         try {
             stopping = true;
             long left = STOP_WAIT.toNanos();
-            while (committing && left > 0) {
-                left = changed.awaitNanos(left);
+            while (committing && left > 0 && !interrupted) {
+                try {
+                    left = changed.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
+            // Also when interrupted: once stopping, nobody else would ever answer the queued creates.
             for (PendingOrder pending = queued.poll(); pending != null; pending = queued.poll()) {
                 pending.failure = new IllegalStateException("Order " + pending.order().id
                         + " not written: the service is shutting down");
                 pending.answered = true;
             }
             changed.signalAll();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             lock.unlock();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

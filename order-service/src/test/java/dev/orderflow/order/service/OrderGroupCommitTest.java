@@ -211,6 +211,29 @@ class OrderGroupCommitTest {
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
     }
 
+    /** A shutdown interrupted while it waits for the group being committed still refuses the queued creates. */
+    @Test
+    void anInterruptedShutdownStillAnswersTheWaitingCreates() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        Future<Void> first = create(order(customerId, null));
+        gated.awaitCommitterAtGate();
+        Future<Void> waiting = create(order(customerId, null));
+        await().atMost(ANSWER).until(() -> groupCommit.waiting() == 1);
+
+        Thread stopper = new Thread(groupCommit::stop, "test-stopper");
+        stopper.start();
+        await().atMost(ANSWER).until(() -> stopper.getState() == Thread.State.TIMED_WAITING);
+        stopper.interrupt();
+        stopper.join(ANSWER.toMillis());
+
+        assertThatThrownBy(() -> waiting.get(ANSWER.toSeconds(), TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
+        gated.open();
+        first.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
+    }
+
     /** Alone, an order is its own group, written by its create's own thread: no hand-off to another thread. */
     @Test
     void aLoneOrderIsCommittedOnTheThreadOfItsCreate() throws Exception {
