@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import java.util.stream.IntStream;
@@ -315,7 +314,6 @@ class OrderGroupCommitTest {
         private final DataSource delegate;
         private final CountDownLatch gate = new CountDownLatch(1);
         private final CountDownLatch committerAtGate = new CountDownLatch(1);
-        private final AtomicInteger connectionsTaken = new AtomicInteger();
         private final List<String> connectionThreads = new CopyOnWriteArrayList<>();
         private volatile boolean failCommitsAfterCommitting;
 
@@ -336,7 +334,7 @@ class OrderGroupCommitTest {
         }
 
         int connectionsTaken() {
-            return connectionsTaken.get();
+            return connectionThreads.size();
         }
 
         /** The names of the threads that took a connection, in order. */
@@ -355,7 +353,6 @@ class OrderGroupCommitTest {
                 Thread.currentThread().interrupt();
                 throw new SQLException("interrupted at the gate (test)", e);
             }
-            connectionsTaken.incrementAndGet();
             connectionThreads.add(Thread.currentThread().getName());
             Connection connection = delegate.getConnection();
             return failCommitsAfterCommitting ? commitThenFail(connection) : connection;
