@@ -434,6 +434,8 @@ public final class LoadRun {
         pids.put(FaultSuite.BROKER, suite.broker().handle().pid());
         // The database shares the cores: its CPU is part of what an order costs on this machine.
         localDatabaseProcess().ifPresent(pid -> pids.put("mariadb", pid));
+        // So does this JVM, the load generator: the cores its clients take are not the suite's.
+        pids.put("load generator", ProcessHandle.current().pid());
         return pids;
     }
 
