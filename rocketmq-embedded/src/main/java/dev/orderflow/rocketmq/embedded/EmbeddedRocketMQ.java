@@ -39,6 +39,17 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
 
+    /**
+     * Messages one pull may return when they are still in memory ({@code maxTransferCountOnMessageInMemory};
+     * RocketMQ's default is 32). A push consumer asks for its pull batch size (the connector's
+     * {@code pull-batch-size}, raised to the channel's {@code batch-size}: up to 128 in the suite) and
+     * waits {@code pull-interval} between pulls of a queue, so at 32 status-service's report lane, three
+     * messages per order over 4 queues every 100 ms, could not take more than ~1,200 reports (~400 orders)
+     * a second, whatever its batch size. 256 leaves room for larger batches; the 256 KB per pull cap
+     * ({@code maxTransferBytesOnMessageInMemory}) still bounds a pull's size. docs/performance.md, step 20.
+     */
+    public static final int MAX_MESSAGES_PER_PULL = 256;
+
     /** Topic every broker registers; once the name server lists it, the broker is ready. */
     private static final String READY_TOPIC = "TBW102";
 
@@ -159,6 +170,7 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         // suite never sends; retry back-off and delay levels go through the schedule topic. Left on,
         // its once-a-second flush of the whole wheel was half of the broker's CPU samples under load.
         store.setTimerWheelEnable(false);
+        store.setMaxTransferCountOnMessageInMemory(MAX_MESSAGES_PER_PULL);
         store.setMaxIndexNum(10_000);
         store.setMaxHashSlotNum(2_000);
         store.setHaListenPort(brokerPort + 1);

@@ -8,14 +8,19 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
+import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.SerializeType;
 import org.junit.jupiter.api.Test;
@@ -57,6 +62,41 @@ class EmbeddedRocketMQTest {
                 rocketMQ.createTopics(List.of("embedded_created_a", "embedded_created_b"), 3);
                 assertThat(producer.fetchPublishMessageQueues("embedded_created_a")).hasSize(3);
                 assertThat(producer.fetchPublishMessageQueues("embedded_created_b")).hasSize(3);
+            } finally {
+                consumer.shutdown();
+                producer.shutdown();
+            }
+        }
+    }
+
+    /** RocketMQ's broker returns at most 32 messages a pull by default, whatever the consumer asks. */
+    @Test
+    @SuppressWarnings("deprecation") // DefaultMQPullConsumer: the one client that makes a single pull of a chosen size
+    void onePullReturnsAsManyMessagesAsTheConsumerAsksForBeyondRocketMQsDefault32() throws Exception {
+        Path data = Path.of("target", "embedded-pull-test-" + System.nanoTime());
+        try (EmbeddedRocketMQ rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(data))) {
+            rocketMQ.createTopics(List.of("embedded_pull_topic"), 1);
+            DefaultMQProducer producer = new DefaultMQProducer("embedded_pull_producer");
+            producer.setNamesrvAddr(rocketMQ.nameServerAddress());
+            DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("embedded_pull_group");
+            consumer.setNamesrvAddr(rocketMQ.nameServerAddress());
+            producer.start();
+            consumer.start();
+            try {
+                List<Message> messages = IntStream.range(0, 100).mapToObj(i -> new Message("embedded_pull_topic", "tag",
+                        ("m" + i).getBytes(StandardCharsets.UTF_8))).toList();
+                assertThat(producer.send(messages).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+                MessageQueue queue = consumer.fetchSubscribeMessageQueues("embedded_pull_topic").iterator().next();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (consumer.maxOffset(queue) < messages.size() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+
+                PullResult pull = consumer.pull(queue, "*", 0, 128);
+
+                assertThat(pull.getPullStatus()).isEqualTo(PullStatus.FOUND);
+                assertThat(pull.getMsgFoundList()).hasSize(messages.size());
+                assertThat(new String(pull.getMsgFoundList().get(99).getBody(), StandardCharsets.UTF_8)).isEqualTo("m99");
             } finally {
                 consumer.shutdown();
                 producer.shutdown();

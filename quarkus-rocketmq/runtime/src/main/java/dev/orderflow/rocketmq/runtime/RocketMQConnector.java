@@ -94,7 +94,9 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
 @ConnectorAttribute(name = "consume-from", type = "string", direction = INCOMING, defaultValue = "last",
         description = "Where a new consumer group starts: `last` or `first` offset.")
 @ConnectorAttribute(name = "pull-batch-size", type = "int", direction = INCOMING, defaultValue = "32",
-        description = "Messages fetched from a queue per pull.")
+        description = "Messages fetched from a queue per pull (raised to `batch-size` for a batch channel). The broker "
+                + "returns at most its `maxTransferCountOnMessageInMemory` a pull: 32 unless configured, 256 on the "
+                + "suite's brokers.")
 @ConnectorAttribute(name = "pull-interval", type = "long", direction = INCOMING, defaultValue = "0",
         description = "Milliseconds a queue waits after a pull before the next one. 0 (default): at once, a pull per "
                 + "arriving message when they trickle in. A few milliseconds let messages gather, so that a busy "
