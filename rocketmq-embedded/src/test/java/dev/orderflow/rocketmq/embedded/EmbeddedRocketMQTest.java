@@ -96,7 +96,9 @@ class EmbeddedRocketMQTest {
 
                 assertThat(pull.getPullStatus()).isEqualTo(PullStatus.FOUND);
                 assertThat(pull.getMsgFoundList()).hasSize(messages.size());
-                assertThat(new String(pull.getMsgFoundList().get(99).getBody(), StandardCharsets.UTF_8)).isEqualTo("m99");
+                int last = messages.size() - 1;
+                assertThat(new String(pull.getMsgFoundList().get(last).getBody(), StandardCharsets.UTF_8))
+                        .isEqualTo("m" + last);
             } finally {
                 consumer.shutdown();
                 producer.shutdown();
