@@ -1,16 +1,9 @@
 package dev.orderflow.status.reconciliation;
 
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +11,8 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import dev.orderflow.sql.BatchSql;
+import dev.orderflow.sql.UncheckedSQLException;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.agroal.DataSource;
 
@@ -27,7 +22,7 @@ import io.quarkus.agroal.DataSource;
  * {@code points_ledger}, sms' {@code sms_outbox}) through the read-only named datasources, and
  * this service's own {@code order_consumer_outcome} (a consumer that REJECTED a create owes no
  * effect). The owning services' Flyway migrations define these tables. Instants are UTC
- * DATETIME(3) in every database.
+ * DATETIME(3) in every database, as {@link BatchSql} reads and binds them.
  */
 @ApplicationScoped
 public class ReconciliationSources {
@@ -78,15 +73,15 @@ public class ReconciliationSources {
 
     public List<OrderRow> ordersCreated(Instant from, Instant to) {
         return query(orders, "select id, amount, status, created_at, updated_at from orders"
-                + " where created_at >= ? and created_at < ?", List.of(utc(from), utc(to)),
-                rs -> new OrderRow(rs.getString(1), rs.getBigDecimal(2), rs.getString(3), instant(rs, 4),
-                        instant(rs, 5)));
+                + " where created_at >= ? and created_at < ?", List.of(from, to),
+                rs -> new OrderRow(rs.getString(1), rs.getBigDecimal(2), rs.getString(3),
+                        BatchSql.instant(rs, "created_at"), BatchSql.instant(rs, "updated_at")));
     }
 
     public List<OrderedSku> orderedSkus(Instant from, Instant to) {
         return query(orders, "select i.order_id, i.sku, sum(i.quantity) from order_items i join orders o"
                 + " on o.id = i.order_id where o.created_at >= ? and o.created_at < ? group by i.order_id, i.sku",
-                List.of(utc(from), utc(to)), rs -> new OrderedSku(rs.getString(1), rs.getString(2), rs.getLong(3)));
+                List.of(from, to), rs -> new OrderedSku(rs.getString(1), rs.getString(2), rs.getLong(3)));
     }
 
     /** Which of {@code orderIds} exist as orders (created at any time). */
@@ -130,50 +125,26 @@ public class ReconciliationSources {
             default -> sms;
         };
         return new HashSet<>(query(source, "select distinct order_id from " + table
-                + " where created_at >= ? and created_at < ?", List.of(utc(from), utc(to)), rs -> rs.getString(1)));
-    }
-
-    @FunctionalInterface
-    private interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
+                + " where created_at >= ? and created_at < ?", List.of(from, to), rs -> rs.getString(1)));
     }
 
     private static <T> List<T> queryIn(AgroalDataSource source, String sqlWithIn, Collection<String> ids,
-            RowMapper<T> mapper) {
+            BatchSql.RowReader<T> reader) {
         List<String> all = List.copyOf(ids);
         List<T> rows = new ArrayList<>();
         for (int start = 0; start < all.size(); start += IN_CHUNK) {
             List<String> chunk = all.subList(start, Math.min(all.size(), start + IN_CHUNK));
-            String marks = String.join(",", Collections.nCopies(chunk.size(), "?"));
-            rows.addAll(query(source, String.format(sqlWithIn, marks), List.copyOf(chunk), mapper));
+            rows.addAll(query(source, String.format(sqlWithIn, BatchSql.parameters(chunk.size())), chunk, reader));
         }
         return rows;
     }
 
-    private static <T> List<T> query(AgroalDataSource source, String sql, List<Object> params, RowMapper<T> mapper) {
-        try (Connection connection = source.getConnection();
-                PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < params.size(); i++) {
-                statement.setObject(i + 1, params.get(i));
-            }
-            List<T> rows = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(mapper.map(rs));
-                }
-            }
-            return rows;
-        } catch (SQLException e) {
-            throw new ReconciliationException("Reconciliation query failed: " + sql, e);
+    private static <T> List<T> query(AgroalDataSource source, String sql, List<?> parameters,
+            BatchSql.RowReader<T> reader) {
+        try {
+            return BatchSql.select(source, sql, parameters, reader);
+        } catch (UncheckedSQLException e) {
+            throw new ReconciliationException("Reconciliation query failed: " + sql, e.getCause());
         }
-    }
-
-    private static LocalDateTime utc(Instant instant) {
-        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
-    }
-
-    private static Instant instant(ResultSet rs, int column) throws SQLException {
-        LocalDateTime value = rs.getObject(column, LocalDateTime.class);
-        return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
 }
