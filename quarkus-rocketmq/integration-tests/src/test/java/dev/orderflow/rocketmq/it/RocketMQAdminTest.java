@@ -25,6 +25,7 @@ import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.QueueLag;
 import dev.orderflow.rocketmq.RocketMQAdmin;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
+import io.micrometer.core.instrument.Metrics;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -78,6 +79,40 @@ class RocketMQAdminTest {
             assertThat(lag.oldestUnconsumedAgeMillisByTopic()).isEmpty();
         });
         assertThat(lagChannels.consumed()).isEqualTo(consumedBefore + messages);
+    }
+
+    @Test
+    void aStalledGroupHoldsAtMostItsPullThresholdPerQueueInTheClientAndTheRestInTheBroker() throws Exception {
+        int messages = 400;
+        int consumedBefore = lagChannels.consumed();
+        lagChannels.stall();
+        try {
+            for (int i = 0; i < messages; i++) {
+                send(lagChannels.emitter(), Message.of("held-" + i));
+            }
+            long queues = admin.lag(LAG_GROUP).queues().stream().filter(q -> q.topic().equals("it_lag")).count();
+            // lag-in: pull-threshold-for-queue 10, pulls of 10: a queue pulls again while it holds 10 or
+            // fewer, so it holds at most 20; with RocketMQ's default (1000) all 400 would be pulled.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(cachedMessages("lag-in")).isPositive());
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(cachedMessages("lag-in")).isPositive().isLessThanOrEqualTo(queues * 20);
+                assertThat(admin.lag(LAG_GROUP).messagesBehind()).isGreaterThanOrEqualTo(messages);
+            });
+            assertThat(lagChannels.consumed()).isEqualTo(consumedBefore);
+        } finally {
+            lagChannels.release();
+        }
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(lagChannels.consumed()).isEqualTo(consumedBefore + messages);
+            assertThat(cachedMessages("lag-in")).isZero();
+            assertThat(admin.lag(LAG_GROUP).messagesBehind()).isZero();
+        });
+    }
+
+    /** The channel's {@code rocketmq.messages.cached} gauge: messages pulled into the client, not yet consumed. */
+    private static double cachedMessages(String channel) {
+        return Metrics.globalRegistry.get("rocketmq.messages.cached").tag("channel", channel).gauge().value();
     }
 
     @Test

@@ -1,8 +1,10 @@
 package dev.orderflow.rocketmq.runtime;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
@@ -20,8 +22,10 @@ final class ChannelMetrics {
     private final Counter acked;
     private final Counter retried;
     private final Counter deadLettered;
+    private final String channel;
 
     ChannelMetrics(String channel) {
+        this.channel = channel;
         MeterRegistry registry = Metrics.globalRegistry;
         sent = Counter.builder("rocketmq.messages.sent").description("Messages the broker accepted")
                 .tag("channel", channel).register(registry);
@@ -37,6 +41,14 @@ final class ChannelMetrics {
                 .tag("channel", channel).register(registry);
         deadLettered = Counter.builder("rocketmq.messages.dead.lettered").description("Messages moved to the DLQ")
                 .tag("channel", channel).register(registry);
+    }
+
+    /** The gauge of the messages an incoming channel holds in the client (pulled, not yet consumed). */
+    void cachedMessages(LongSupplier cached) {
+        Gauge.builder("rocketmq.messages.cached", cached, LongSupplier::getAsLong)
+                .description("Messages pulled into this client and not yet consumed").tag("channel", channel)
+                // strong: nothing else keeps the supplier, and a weakly held one would read NaN after a GC
+                .strongReference(true).register(Metrics.globalRegistry);
     }
 
     void sent(long startNanos) {

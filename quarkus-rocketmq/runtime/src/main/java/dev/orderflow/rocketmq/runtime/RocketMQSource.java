@@ -149,6 +149,7 @@ public class RocketMQSource {
         this.metrics = new ChannelMetrics(channel);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
         this.consumer = createConsumer();
+        metrics.cachedMessages(this::cachedMessages);
         this.stream = Multi.createFrom()
                 .<org.eclipse.microprofile.reactive.messaging.Message<?>> emitter(this::start, BackPressureStrategy.BUFFER);
     }
@@ -167,6 +168,12 @@ public class RocketMQSource {
                     + config.getPullInterval());
         }
         c.setPullInterval(config.getPullInterval());
+        int pullThreshold = config.getPullThresholdForQueue();
+        if (pullThreshold < 1 || pullThreshold > 65535) {
+            throw new IllegalArgumentException("Channel " + channel + ": pull-threshold-for-queue must be 1 to 65535"
+                    + " messages, not " + pullThreshold);
+        }
+        c.setPullThresholdForQueue(pullThreshold);
         c.setMaxReconsumeTimes(maxReconsumeTimes);
         c.setSuspendCurrentQueueTimeMillis(config.getOrderlyRetryDelay());
         c.setConsumeFromWhere(switch (config.getConsumeFrom()) {
@@ -242,6 +249,15 @@ public class RocketMQSource {
 
     public String topic() {
         return topic;
+    }
+
+    /**
+     * Messages this channel's queues hold in the client: pulled, not yet consumed (its own and its
+     * retry topic's queues). Each queue's pulls pause above {@code pull-threshold-for-queue}.
+     */
+    long cachedMessages() {
+        return consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().values().stream()
+                .mapToLong(queue -> queue.getMsgCount().get()).sum();
     }
 
     /** Starts consuming once the application subscribed: nothing is fetched that nobody can take. */
