@@ -23,6 +23,7 @@ final class ChannelMetrics {
     private final Counter retried;
     private final Counter deadLettered;
     private final String channel;
+    private volatile Gauge cached;
 
     ChannelMetrics(String channel) {
         this.channel = channel;
@@ -44,11 +45,22 @@ final class ChannelMetrics {
     }
 
     /** The gauge of the messages an incoming channel holds in the client (pulled, not yet consumed). */
-    void cachedMessages(LongSupplier cached) {
-        Gauge.builder("rocketmq.messages.cached", cached, LongSupplier::getAsLong)
+    void cachedMessages(LongSupplier supplier) {
+        cached = Gauge.builder("rocketmq.messages.cached", supplier, LongSupplier::getAsLong)
                 .description("Messages pulled into this client and not yet consumed").tag("channel", channel)
                 // strong: nothing else keeps the supplier, and a weakly held one would read NaN after a GC
                 .strongReference(true).register(Metrics.globalRegistry);
+    }
+
+    /**
+     * Removes the channel's gauge: the registry is global, so an application started again in the same
+     * JVM (dev mode, tests) would otherwise keep reading the stopped channel's consumer.
+     */
+    void close() {
+        if (cached != null) {
+            Metrics.globalRegistry.remove(cached);
+            cached = null;
+        }
     }
 
     void sent(long startNanos) {

@@ -256,6 +256,7 @@ public class RocketMQSource {
      * retry topic's queues). Each queue's pulls pause above {@code pull-threshold-for-queue}.
      */
     long cachedMessages() {
+        // The process queues, through the accessor releaseQueues() uses too.
         return consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().values().stream()
                 .mapToLong(queue -> queue.getMsgCount().get()).sum();
     }
@@ -587,6 +588,7 @@ public class RocketMQSource {
         if (emitter != null) {
             emitter.complete();
         }
+        metrics.close();
         LOG.infof("RocketMQ channel %s stopped", channel);
     }
 

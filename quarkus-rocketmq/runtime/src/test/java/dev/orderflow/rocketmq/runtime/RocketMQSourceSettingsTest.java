@@ -1,0 +1,56 @@
+package dev.orderflow.rocketmq.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.rocketmq.RocketMQConfigKeys;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Metrics;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/**
+ * An incoming channel's settings checked when the source is built, and its cached-messages gauge
+ * (no broker needed: the consumer is only built, not started).
+ */
+class RocketMQSourceSettingsTest {
+
+    @Test
+    void aPullThresholdOutsideRocketMQsRangeIsRefusedAtStart() {
+        for (String refused : new String[] { "0", "65536" }) {
+            assertThatThrownBy(() -> source("threshold-" + refused, Map.of("pull-threshold-for-queue", refused)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Channel threshold-" + refused + ": pull-threshold-for-queue must be 1 to 65535"
+                            + " messages, not " + refused);
+        }
+    }
+
+    @Test
+    void theCachedMessagesGaugeLivesAsLongAsItsChannel() {
+        RocketMQSource source = source("gauge-in", Map.of("pull-threshold-for-queue", "65535"));
+        assertThat(cachedGauge("gauge-in")).as("registered with the channel").isNotNull()
+                .satisfies(gauge -> assertThat(gauge.value()).as("nothing pulled yet").isZero());
+
+        source.close();
+
+        assertThat(cachedGauge("gauge-in")).as("removed when the channel closes").isNull();
+    }
+
+    private static Gauge cachedGauge(String channel) {
+        return Metrics.globalRegistry.find("rocketmq.messages.cached").tag("channel", channel).gauge();
+    }
+
+    private static RocketMQSource source(String channel, Map<String, String> attributes) {
+        Map<String, String> values = new HashMap<>(attributes);
+        values.put("channel-name", channel);
+        values.put("connector", RocketMQConfigKeys.CONNECTOR_NAME);
+        values.put("name-server", "127.0.0.1:1");
+        values.put("topic", "settings_test");
+        return new RocketMQSource(new RocketMQConnectorIncomingConfiguration(
+                new SmallRyeConfigBuilder().withDefaultValues(values).build()));
+    }
+}
