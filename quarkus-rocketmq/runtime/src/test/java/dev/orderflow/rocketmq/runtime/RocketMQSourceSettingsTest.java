@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import io.micrometer.core.instrument.Gauge;
@@ -19,14 +21,18 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  */
 class RocketMQSourceSettingsTest {
 
-    @Test
-    void aPullThresholdOutsideRocketMQsRangeIsRefusedAtStart() {
-        for (String refused : new String[] { "0", "65536" }) {
-            assertThatThrownBy(() -> source("threshold-" + refused, Map.of("pull-threshold-for-queue", refused)))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("Channel threshold-" + refused + ": pull-threshold-for-queue must be 1 to 65535"
-                            + " messages, not " + refused);
-        }
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "pull-threshold-for-queue | 0     | pull-threshold-for-queue must be 1 to 65535 messages, not 0",
+            "pull-threshold-for-queue | 65536 | pull-threshold-for-queue must be 1 to 65535 messages, not 65536",
+            "pull-interval            | -1    | pull-interval must be 0 or more milliseconds, not -1",
+            "batch-linger             | -1    | batch-linger must be 0 or more, not -1",
+            "batch-concurrency        | -1    | batch-concurrency must be 0 or more, not -1",
+            "consume-from             | next  | consume-from must be 'first' or 'last', not 'next'" })
+    void anAttributeOutOfItsRangeIsRefusedWhenTheChannelIsBuilt(String attribute, String value, String message) {
+        assertThatThrownBy(() -> source("refused-in", Map.of(attribute, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Channel refused-in: " + message);
     }
 
     @Test
