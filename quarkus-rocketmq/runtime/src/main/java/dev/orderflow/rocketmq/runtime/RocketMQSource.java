@@ -130,16 +130,8 @@ public class RocketMQSource {
         this.retryDelayLevel = config.getRetryDelayLevel();
         this.orderly = "orderly".equals(config.getConsumeMode());
         this.channel = config.getChannel();
-        int batchConcurrency = config.getBatchConcurrency();
-        if (batchConcurrency < 0) {
-            throw new IllegalArgumentException("Channel " + channel + ": batch-concurrency must be 0 or more, not "
-                    + batchConcurrency);
-        }
-        long batchLinger = config.getBatchLinger();
-        if (batchLinger < 0) {
-            throw new IllegalArgumentException("Channel " + channel + ": batch-linger must be 0 or more, not "
-                    + batchLinger);
-        }
+        int batchConcurrency = (int) checked("batch-concurrency", config.getBatchConcurrency(), 0, Long.MAX_VALUE, "");
+        long batchLinger = checked("batch-linger", config.getBatchLinger(), 0, Long.MAX_VALUE, "");
         this.combiner = batch && !orderly && batchConcurrency > 0
                 ? new BatchCombiner(config.getBatchSize(), batchConcurrency, Duration.ofMillis(batchLinger), this::deliver,
                         () -> new ReleasedAtShutdown(channel))
@@ -154,6 +146,19 @@ public class RocketMQSource {
                 .<org.eclipse.microprofile.reactive.messaging.Message<?>> emitter(this::start, BackPressureStrategy.BUFFER);
     }
 
+    /**
+     * {@code value} of {@code attribute}, refused at start unless it lies in [min, max] (max
+     * {@link Long#MAX_VALUE}: no upper bound); {@code unit} follows the range in the message.
+     */
+    private long checked(String attribute, long value, long min, long max, String unit) {
+        if (value < min || value > max) {
+            String range = max == Long.MAX_VALUE ? min + " or more" : min + " to " + max;
+            throw new IllegalArgumentException("Channel " + channel + ": " + attribute + " must be " + range + unit
+                    + ", not " + value);
+        }
+        return value;
+    }
+
     private DefaultMQPushConsumer createConsumer() {
         DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
         c.setNamesrvAddr(config.getNameServer());
@@ -163,17 +168,10 @@ public class RocketMQSource {
         c.setConsumeThreadMax(threads);
         c.setConsumeMessageBatchMaxSize(batch ? config.getBatchSize() : 1);
         c.setPullBatchSize(Math.max(config.getPullBatchSize(), batch ? config.getBatchSize() : 1));
-        if (config.getPullInterval() < 0) {
-            throw new IllegalArgumentException("Channel " + channel + ": pull-interval must be 0 or more milliseconds, not "
-                    + config.getPullInterval());
-        }
-        c.setPullInterval(config.getPullInterval());
-        int pullThreshold = config.getPullThresholdForQueue();
-        if (pullThreshold < 1 || pullThreshold > 65535) {
-            throw new IllegalArgumentException("Channel " + channel + ": pull-threshold-for-queue must be 1 to 65535"
-                    + " messages, not " + pullThreshold);
-        }
-        c.setPullThresholdForQueue(pullThreshold);
+        c.setPullInterval(checked("pull-interval", config.getPullInterval(), 0, Long.MAX_VALUE, " milliseconds"));
+        // RocketMQ's own check of the consumer's settings allows this range.
+        c.setPullThresholdForQueue((int) checked("pull-threshold-for-queue", config.getPullThresholdForQueue(), 1, 65535,
+                " messages"));
         c.setMaxReconsumeTimes(maxReconsumeTimes);
         c.setSuspendCurrentQueueTimeMillis(config.getOrderlyRetryDelay());
         c.setConsumeFromWhere(switch (config.getConsumeFrom()) {

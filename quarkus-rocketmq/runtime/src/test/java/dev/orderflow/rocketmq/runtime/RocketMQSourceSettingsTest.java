@@ -37,6 +37,7 @@ class RocketMQSourceSettingsTest {
 
     @Test
     void theCachedMessagesGaugeLivesAsLongAsItsChannel() {
+        // 65535, the top of the threshold's range, is accepted.
         RocketMQSource source = source("gauge-in", Map.of("pull-threshold-for-queue", "65535"));
         assertThat(cachedGauge("gauge-in")).as("registered with the channel").isNotNull()
                 .satisfies(gauge -> assertThat(gauge.value()).as("nothing pulled yet").isZero());
