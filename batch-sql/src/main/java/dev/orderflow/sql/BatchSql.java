@@ -205,6 +205,44 @@ public final class BatchSql {
         }
     }
 
+    /** Work on each chunk of a streamed result. */
+    @FunctionalInterface
+    public interface ChunkWork<T> {
+        void accept(List<T> chunk);
+    }
+
+    /**
+     * Runs a query in the caller's transaction and hands {@code work} its rows {@code chunkSize} at a
+     * time, as the driver reads them: the fetch size makes MariaDB Connector/J stream the result
+     * instead of buffering it, so memory grows with the chunk, not with the result. {@code work} must
+     * not use this connection (another statement on it would make the driver buffer the rest).
+     */
+    public static <T> void selectInChunks(DataSource dataSource, String sql, List<?> parameters, int chunkSize,
+            RowReader<T> reader, ChunkWork<T> work) {
+        if (chunkSize < 1) {
+            throw new IllegalArgumentException("chunk size must be at least 1, was " + chunkSize);
+        }
+        inTransaction(dataSource, connection -> {
+            try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+                statement.setFetchSize(chunkSize);
+                try (ResultSet rows = statement.executeQuery()) {
+                    List<T> chunk = new ArrayList<>(chunkSize);
+                    while (rows.next()) {
+                        chunk.add(reader.read(rows));
+                        if (chunk.size() == chunkSize) {
+                            work.accept(chunk);
+                            chunk = new ArrayList<>(chunkSize);
+                        }
+                    }
+                    if (!chunk.isEmpty()) {
+                        work.accept(chunk);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
     /** A DATETIME column written as UTC wall-clock time (by {@link #insert}), or null. */
     public static Instant instant(ResultSet row, String column) throws SQLException {
         LocalDateTime value = row.getObject(column, LocalDateTime.class);

@@ -213,8 +213,10 @@ async function loadReconciliation() {
   if (r.status === 404) { target.replaceChildren(el('p', {}, 'no reconciliation result yet')); return; }
   if (!r.ok) { target.replaceChildren(el('p', { class: 'message' }, await problemText(r))); return; }
   const rec = await r.json();
+  const listed = (rec.findings || []).length, omitted = rec.findingsOmitted || 0;
   target.replaceChildren(
-    el('p', {}, `ran at ${rec.ranAt} over ${rec.from} .. ${rec.to}: ${rec.ordersChecked} orders checked, ${(rec.findings || []).length} findings`),
+    el('p', {}, `ran at ${rec.ranAt} over ${rec.from} .. ${rec.to}: ${rec.ordersChecked} orders checked, ${listed + omitted} findings`
+      + (omitted ? ` (the first ${listed} listed)` : '')),
     el('p', {}, Object.entries(rec.counts || {}).map(([k, v]) => `${k}: ${v}`).join(', ')),
     el('table', { id: 'reconciliation-findings' }, el('tbody', {}, (rec.findings || []).map((f) =>
       el('tr', {}, el('td', {}, f.kind), el('td', {}, f.consumer), el('td', {}, f.orderId), el('td', {}, f.detail))))));

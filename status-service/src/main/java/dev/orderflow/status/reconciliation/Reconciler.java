@@ -2,14 +2,13 @@ package dev.orderflow.status.reconciliation;
 
 import java.math.RoundingMode;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,6 +46,10 @@ import io.quarkus.scheduler.Scheduler;
  * not exist, are effects without order. Missing effects of orders younger than the settle time (or
  * cancelled more recently) are not reported: they may still be on their way.
  *
+ * <p>A run streams the window a page of orders at a time and reads each page's effects by order id,
+ * so its memory is bounded by {@link ReconciliationConfig#pageSize()} and
+ * {@link ReconciliationConfig#maxFindings()}, not by the window or the order rate.
+ *
  * <p>Runs every {@link ReconciliationConfig#interval()} and on demand ({@code POST
  * /admin/reconciliation}); exports {@code orderflow_reconciliation_findings{kind}} and
  * {@code orderflow_reconciliation_last_run_timestamp_seconds} from the last run.
@@ -74,6 +77,10 @@ public class Reconciler {
         this.config = config;
         this.gauges = new SettableGauges(registry);
         this.scheduler = scheduler;
+        if (config.pageSize() < 1 || config.maxFindings() < 1) {
+            throw new IllegalArgumentException("orderflow.reconciliation.page-size and max-findings must be at least 1,"
+                    + " were " + config.pageSize() + " and " + config.maxFindings());
+        }
     }
 
     void start(@Observes StartupEvent event) {
@@ -99,16 +106,43 @@ public class Reconciler {
         return Optional.ofNullable(last.get());
     }
 
-    /** Checks the orders created in [from, to) now; the report becomes the last one and feeds the metrics. */
+    /**
+     * Checks the orders created in [from, to) now, {@link ReconciliationConfig#pageSize()} orders at a
+     * time; the report becomes the last one and feeds the metrics.
+     */
     public ReconciliationReport run(Instant from, Instant to) {
         Instant ranAt = Instant.now();
-        List<OrderRow> orders = sources.ordersCreated(from, to);
-        Map<String, OrderRow> byId = orders.stream().collect(Collectors.toMap(OrderRow::id, Function.identity()));
-        Map<String, Map<String, Long>> skus = sources.orderedSkus(from, to).stream()
+        Instant settledBefore = ranAt.minus(config.settleTime());
+        FindingTally findings = new FindingTally(config.maxFindings());
+        AtomicInteger ordersChecked = new AtomicInteger();
+        sources.forEachOrderChunk(from, to, config.pageSize(), orders -> {
+            checkOrders(orders, settledBefore, findings);
+            ordersChecked.addAndGet(orders.size());
+        });
+        for (String consumer : List.of(INVENTORY, POINTS, SMS)) {
+            sources.forEachEffectOrderIdChunk(consumer, from, to, config.pageSize(), named -> {
+                Set<String> missing = new TreeSet<>(named);
+                missing.removeAll(sources.existingOrders(named));
+                for (String orderId : missing) {
+                    findings.add(new Finding(FindingKind.EFFECT_WITHOUT_ORDER, consumer, orderId,
+                            "an effect of " + consumer + " names order " + orderId + ", which does not exist"));
+                }
+            });
+        }
+        ReconciliationReport report = new ReconciliationReport(ranAt, from, to, ordersChecked.get(),
+                findings.kept(), findings.counts());
+        last.set(report);
+        export(report);
+        return report;
+    }
+
+    /** Checks one page of orders against the effects recorded for them. */
+    private void checkOrders(List<OrderRow> orders, Instant settledBefore, FindingTally findings) {
+        List<String> ids = orders.stream().map(OrderRow::id).toList();
+        Map<String, Map<String, Long>> skus = sources.orderedSkus(ids).stream()
                 .collect(Collectors.groupingBy(ReconciliationSources.OrderedSku::orderId,
                         Collectors.toMap(ReconciliationSources.OrderedSku::sku,
                                 ReconciliationSources.OrderedSku::quantity)));
-        Set<String> ids = byId.keySet();
         List<OutcomeRow> outcomes = sources.outcomes(ids);
         Set<String> rejected = outcomes.stream()
                 .filter(o -> "create".equalsIgnoreCase(o.eventType()) && "REJECTED".equals(o.outcome()))
@@ -123,9 +157,6 @@ public class Reconciler {
                 .collect(Collectors.groupingBy(PointsLedgerRow::orderId));
         Map<String, List<SmsRow>> texts = sources.smsOutbox(ids).stream()
                 .collect(Collectors.groupingBy(SmsRow::orderId));
-
-        List<Finding> findings = new ArrayList<>();
-        Instant settledBefore = ranAt.minus(config.settleTime());
         for (OrderRow order : orders) {
             OrderCheck check = new OrderCheck(order, settledBefore, findings, deadLettered);
             if (!rejected.contains(order.id() + ":" + INVENTORY)) {
@@ -139,23 +170,10 @@ public class Reconciler {
                 checkSms(check, texts.getOrDefault(order.id(), List.of()));
             }
         }
-        for (String consumer : List.of(INVENTORY, POINTS, SMS)) {
-            Set<String> named = sources.effectOrderIds(consumer, from, to);
-            named.removeAll(ids);
-            named.removeAll(sources.existingOrders(named));
-            for (String orderId : new TreeSet<>(named)) {
-                findings.add(new Finding(FindingKind.EFFECT_WITHOUT_ORDER, consumer, orderId,
-                        "an effect of " + consumer + " names order " + orderId + ", which does not exist"));
-            }
-        }
-        ReconciliationReport report = new ReconciliationReport(ranAt, from, to, orders.size(), findings);
-        last.set(report);
-        export(report);
-        return report;
     }
 
     /** One order being checked, and where its findings go. */
-    private record OrderCheck(OrderRow order, Instant settledBefore, List<Finding> findings,
+    private record OrderCheck(OrderRow order, Instant settledBefore, FindingTally findings,
             Map<String, List<OutcomeRow>> deadLettered) {
 
         boolean cancelled() {

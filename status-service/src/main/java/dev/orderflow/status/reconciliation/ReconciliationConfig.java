@@ -18,7 +18,7 @@ public interface ReconciliationConfig {
     @WithDefault("PT24H")
     Duration window();
 
-    /** The widest window a POST may ask for (every order and effect in it is read into memory). */
+    /** The widest window a POST may ask for (a run reads every order and effect in it). */
     @WithDefault("PT744H")
     Duration maxWindow();
 
@@ -28,6 +28,20 @@ public interface ReconciliationConfig {
      */
     @WithDefault("PT5M")
     Duration settleTime();
+
+    /**
+     * Orders read and checked at a time, with their effects. A run's memory grows with this and
+     * with {@link #maxFindings()}, not with the window.
+     */
+    @WithDefault("500")
+    int pageSize();
+
+    /**
+     * Findings a report lists at most; its counts still count every finding. Bounds a run's memory
+     * when a consumer has lost a whole window of effects.
+     */
+    @WithDefault("1000")
+    int maxFindings();
 
     /**
      * Points an order earns per whole currency unit: an ORDER_CREDIT must be floor(amount × rate).

@@ -1,6 +1,7 @@
 package dev.orderflow.status.reconciliation;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -13,24 +14,22 @@ import java.util.Map;
  * @param from          orders created at or after this instant were checked...
  * @param to            ...and before this one
  * @param ordersChecked orders in the window
- * @param findings      sorted by order, consumer, kind
+ * @param findings      sorted by order, consumer, kind; at most {@link ReconciliationConfig#maxFindings()}
+ * @param counts        every finding per kind, every kind present (0 when none), listed or not
  */
-public record ReconciliationReport(Instant ranAt, Instant from, Instant to, int ordersChecked, List<Finding> findings) {
+public record ReconciliationReport(Instant ranAt, Instant from, Instant to, int ordersChecked, List<Finding> findings,
+        Map<FindingKind, Integer> counts) {
 
     public ReconciliationReport {
         findings = findings.stream()
                 .sorted(Comparator.comparing(Finding::orderId).thenComparing(Finding::consumer)
                         .thenComparing(Finding::kind))
                 .toList();
+        counts = Collections.unmodifiableMap(new EnumMap<>(counts));
     }
 
-    /** Findings per kind, every kind present (0 when none). */
-    public Map<FindingKind, Integer> counts() {
-        Map<FindingKind, Integer> counts = new EnumMap<>(FindingKind.class);
-        for (FindingKind kind : FindingKind.values()) {
-            counts.put(kind, 0);
-        }
-        findings.forEach(f -> counts.merge(f.kind(), 1, Integer::sum));
-        return counts;
+    /** Findings counted but not listed, because the run found more than the report lists. */
+    public int findingsOmitted() {
+        return counts.values().stream().mapToInt(Integer::intValue).sum() - findings.size();
     }
 }

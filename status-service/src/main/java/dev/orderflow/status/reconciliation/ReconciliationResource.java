@@ -32,15 +32,19 @@ import dev.orderflow.status.security.AdminRoles;
 @Produces(MediaType.APPLICATION_JSON)
 public class ReconciliationResource {
 
-    /** The report as the API shows it; {@code counts} has every kind. */
+    /**
+     * The report as the API shows it. {@code findings} lists at most {@code max-findings};
+     * {@code findingsOmitted} more were found and only counted; {@code counts} has every kind.
+     */
     public record ReportBody(String ranAt, String from, String to, int ordersChecked, List<Finding> findings,
-            Map<String, Integer> counts) {
+            int findingsOmitted, Map<String, Integer> counts) {
 
         static ReportBody of(ReconciliationReport report) {
             Map<String, Integer> counts = new LinkedHashMap<>();
             report.counts().forEach((kind, count) -> counts.put(kind.label(), count));
             return new ReportBody(ApiTime.format(report.ranAt()), ApiTime.format(report.from()),
-                    ApiTime.format(report.to()), report.ordersChecked(), report.findings(), counts);
+                    ApiTime.format(report.to()), report.ordersChecked(), report.findings(), report.findingsOmitted(),
+                    counts);
         }
     }
 

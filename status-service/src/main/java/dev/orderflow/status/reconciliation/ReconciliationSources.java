@@ -71,17 +71,21 @@ public class ReconciliationSources {
         this.status = status;
     }
 
-    public List<OrderRow> ordersCreated(Instant from, Instant to) {
-        return query(orders, "select id, amount, status, created_at, updated_at from orders"
-                + " where created_at >= ? and created_at < ?", List.of(from, to),
+    /**
+     * Streams the orders created in [from, to) to {@code work}, {@code chunkSize} at a time: a run
+     * holds one chunk of orders and their effects, whatever the window.
+     */
+    public void forEachOrderChunk(Instant from, Instant to, int chunkSize, BatchSql.ChunkWork<OrderRow> work) {
+        inChunks(orders, "select id, amount, status, created_at, updated_at from orders"
+                + " where created_at >= ? and created_at < ?", List.of(from, to), chunkSize,
                 rs -> new OrderRow(rs.getString(1), rs.getBigDecimal(2), rs.getString(3),
-                        BatchSql.instant(rs, "created_at"), BatchSql.instant(rs, "updated_at")));
+                        BatchSql.instant(rs, "created_at"), BatchSql.instant(rs, "updated_at")), work);
     }
 
-    public List<OrderedSku> orderedSkus(Instant from, Instant to) {
-        return query(orders, "select i.order_id, i.sku, sum(i.quantity) from order_items i join orders o"
-                + " on o.id = i.order_id where o.created_at >= ? and o.created_at < ? group by i.order_id, i.sku",
-                List.of(from, to), rs -> new OrderedSku(rs.getString(1), rs.getString(2), rs.getLong(3)));
+    public List<OrderedSku> orderedSkus(Collection<String> orderIds) {
+        return queryIn(orders, "select order_id, sku, sum(quantity) from order_items where order_id in (%s)"
+                + " group by order_id, sku", orderIds,
+                rs -> new OrderedSku(rs.getString(1), rs.getString(2), rs.getLong(3)));
     }
 
     /** Which of {@code orderIds} exist as orders (created at any time). */
@@ -111,8 +115,12 @@ public class ReconciliationSources {
                 rs -> new OutcomeRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
     }
 
-    /** Order ids named by the effects of {@code consumer} (inventory, points, sms) written in the window. */
-    public Set<String> effectOrderIds(String consumer, Instant from, Instant to) {
+    /**
+     * Streams the distinct order ids named by the effects of {@code consumer} (inventory, points, sms)
+     * written in [from, to) to {@code work}, {@code chunkSize} at a time.
+     */
+    public void forEachEffectOrderIdChunk(String consumer, Instant from, Instant to, int chunkSize,
+            BatchSql.ChunkWork<String> work) {
         String table = switch (consumer) {
             case Reconciler.INVENTORY -> "stock_movement";
             case Reconciler.POINTS -> "points_ledger";
@@ -124,8 +132,8 @@ public class ReconciliationSources {
             case Reconciler.POINTS -> points;
             default -> sms;
         };
-        return new HashSet<>(query(source, "select distinct order_id from " + table
-                + " where created_at >= ? and created_at < ?", List.of(from, to), rs -> rs.getString(1)));
+        inChunks(source, "select distinct order_id from " + table + " where created_at >= ? and created_at < ?",
+                List.of(from, to), chunkSize, rs -> rs.getString(1), work);
     }
 
     private static <T> List<T> queryIn(AgroalDataSource source, String sqlWithIn, Collection<String> ids,
@@ -137,6 +145,15 @@ public class ReconciliationSources {
             rows.addAll(query(source, String.format(sqlWithIn, BatchSql.parameters(chunk.size())), chunk, reader));
         }
         return rows;
+    }
+
+    private static <T> void inChunks(AgroalDataSource source, String sql, List<?> parameters, int chunkSize,
+            BatchSql.RowReader<T> reader, BatchSql.ChunkWork<T> work) {
+        try {
+            BatchSql.selectInChunks(source, sql, parameters, chunkSize, reader, work);
+        } catch (UncheckedSQLException e) {
+            throw new ReconciliationException("Reconciliation query failed: " + sql, e.getCause());
+        }
     }
 
     private static <T> List<T> query(AgroalDataSource source, String sql, List<?> parameters,

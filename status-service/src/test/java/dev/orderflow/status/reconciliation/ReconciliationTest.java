@@ -40,16 +40,24 @@ import io.restassured.path.json.JsonPath;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReconciliationTest {
 
+    /** Pages of 2 orders, so every window here spans several pages; at most 10 findings listed. */
     public static class LagSamplingOff implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("orderflow.lag.sample-interval", "PT0S");
+            return Map.of("orderflow.lag.sample-interval", "PT0S",
+                    "orderflow.reconciliation.page-size", "2",
+                    "orderflow.reconciliation.max-findings", "10");
         }
     }
 
-    /** A clean set in one hour, a corrupted set in the next: each run looks at one of them. */
+    /**
+     * A clean set in one hour, a corrupted set in the next, then orders whose effects were all lost:
+     * each run looks at one of them.
+     */
     private static final Instant CLEAN = Instant.parse("2026-01-10T00:00:00Z");
     private static final Instant CORRUPT = Instant.parse("2026-01-11T00:00:00Z");
+    private static final Instant LOST = Instant.parse("2026-01-12T00:00:00Z");
+    private static final int LOST_ORDERS = 5;
     private static final String RUN = Long.toString(System.currentTimeMillis(), 36).toUpperCase();
 
     @BeforeAll
@@ -102,6 +110,11 @@ class ReconciliationTest {
         text(id("G"), "CANCEL", u.plusSeconds(2));
         // A text for an order that does not exist.
         text(id("GHOST"), "CREATE", u.plusSeconds(5));
+
+        // Every consumer lost every effect of these orders: three findings each.
+        for (int i = 0; i < LOST_ORDERS; i++) {
+            order(id("L" + i), "2.00", "CREATED", LOST.plusSeconds(60 + i), "SKU-7", 1);
+        }
     }
 
     private static String id(String name) {
@@ -148,6 +161,7 @@ class ReconciliationTest {
                 Map.entry("effect-without-order", 0), Map.entry("duplicate-effect", 0), Map.entry("wrong-amount", 0));
         assertThat(report.getString("from")).isEqualTo("2026-01-10T00:00:00.000Z");
         assertThat(report.getString("to")).isEqualTo("2026-01-10T01:00:00.000Z");
+        assertThat(report.getInt("findingsOmitted")).isZero();
         assertThat(report.getString("ranAt")).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
     }
 
@@ -206,6 +220,22 @@ class ReconciliationTest {
 
     @Test
     @Order(8)
+    @TestSecurity(user = "otto", roles = "operator")
+    void findingsBeyondTheLimitAreCountedNotListed() {
+        JsonPath report = given().post("/admin/reconciliation" + window(LOST)).then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(report.getInt("ordersChecked")).isEqualTo(LOST_ORDERS);
+        assertThat(report.getMap("counts")).containsExactly(Map.entry("missing-effect", 3 * LOST_ORDERS),
+                Map.entry("effect-without-order", 0), Map.entry("duplicate-effect", 0), Map.entry("wrong-amount", 0));
+        List<Map<String, String>> findings = report.getList("findings");
+        assertThat(findings).hasSize(10).allSatisfy(f -> assertThat(f.get("kind")).isEqualTo("missing-effect"));
+        assertThat(report.getInt("findingsOmitted")).isEqualTo(3 * LOST_ORDERS - 10);
+        assertThat(given().get("/q/metrics").asString())
+                .contains("orderflow_reconciliation_findings{kind=\"missing-effect\"} 15.0");
+    }
+
+    @Test
+    @Order(9)
     void lagAnswers503WhenNothingWasEverMeasured() {
         given().get("/lag").then()
                 .statusCode(503)
