@@ -84,8 +84,7 @@ final class E2eSuite implements AutoCloseable {
             if (!Files.isRegularFile(spec.runnerJar(root))) {
                 missing.add(root.relativize(spec.runnerJar(root)).toString());
             }
-            specs.add(new ServiceSpec(spec.name(), spec.module(), Ports.freePort(),
-                    spec.database().replaceFirst("^orderflow_", "orderflow_e2e_")));
+            specs.add(spec.withPort(Ports.freePort()).withDatabasePrefix("orderflow_e2e_"));
         }
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Services not built: " + missing

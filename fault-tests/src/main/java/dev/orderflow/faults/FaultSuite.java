@@ -102,8 +102,7 @@ public final class FaultSuite implements AutoCloseable {
         this.out = out;
         this.marker = "-Dorderflow.fault.service-of=" + runDir;
         for (ServiceSpec spec : ServiceSpec.SUITE) {
-            specs.put(spec.name(), new ServiceSpec(spec.name(), spec.module(), Ports.freePort(),
-                    spec.database().replaceFirst("^orderflow_", databasePrefix)));
+            specs.put(spec.name(), spec.withPort(Ports.freePort()).withDatabasePrefix(databasePrefix));
         }
         this.nameServerPort = Ports.freePort();
         this.brokerPort = BrokerMain.freeBrokerPort();
@@ -383,8 +382,7 @@ public final class FaultSuite implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("fault suite stopped");
         }
-        ServiceSpec base = specs.get(name);
-        ServiceSpec spec = new ServiceSpec(name, base.module(), port, base.database());
+        ServiceSpec spec = specs.get(name).withPort(port);
         int databasePort = databaseLink != null && name.equals(DB_OUTAGE_SERVICE) ? databaseLink.port() : mariadbPort;
         Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
@@ -398,7 +396,7 @@ public final class FaultSuite implements AutoCloseable {
         // {app-dir}: the service's quarkus-app folder, e.g. -XX:SharedArchiveFile={app-dir}/app-cds.jsa;
         // "<service>:<option>" applies to that service only, "broker:<option>" to the broker only.
         String appDir = spec.runnerJar(root).getParent().toString();
-        List<String> jvmOptions = new ArrayList<>(serviceJvmOptions.stream().map(o -> forService(name, o))
+        List<String> jvmOptions = spec.jvmOptions(serviceJvmOptions.stream().map(o -> forService(name, o))
                 .filter(o -> o != null).map(o -> o.replace("{app-dir}", appDir)).toList());
         jvmOptions.add(marker);
         List<ServiceProcess> all = instances.computeIfAbsent(name, n -> new ArrayList<>());

@@ -24,10 +24,10 @@ class LoadOptionsTest {
     @Test
     void servicesAndBrokerRunC1OnlyUnlessC2IsAsked() {
         assertThat(LoadOptions.parse().serviceJvmOptions())
-                .containsExactly("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+                .containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
         assertThat(LoadOptions.parse("--jit", "c2", "--jvm-options", "-Xmx128m -Dx=y broker:-Xmx192m")
                 .serviceJvmOptions())
-                .containsExactly("-Xmx64m", "-XX:+UseSerialGC", "broker:-XX:TieredStopAtLevel=4", "-Xmx128m", "-Dx=y",
+                .containsExactly("-XX:+UseSerialGC", "broker:-XX:TieredStopAtLevel=4", "-Xmx128m", "-Dx=y",
                         "broker:-Xmx192m");
     }
 

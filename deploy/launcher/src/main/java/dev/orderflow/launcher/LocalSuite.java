@@ -200,7 +200,8 @@ public final class LocalSuite implements AutoCloseable {
             env.put("DB_READ_PASSWORD", mariaDB.password());
         }
         return ServiceProcess.start(spec.name(),
-                ServiceProcess.javaCommand(settings.serviceJvmOptions(), properties, spec.runnerJar(settings.root())),
+                ServiceProcess.javaCommand(spec.jvmOptions(settings.serviceJvmOptions()), properties,
+                        spec.runnerJar(settings.root())),
                 env, settings.runDir().resolve("services").resolve(spec.name()),
                 settings.logDir().resolve(spec.name() + ".log"),
                 URI.create("http://127.0.0.1:" + spec.port() + "/q/health/ready"));

@@ -1,21 +1,33 @@
 package dev.orderflow.launcher;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One service of the suite: its Maven module (relative to the repository root), HTTP port and
- * MariaDB database. A service is started when its module has a built fast-jar.
+ * One service of the suite: its Maven module (relative to the repository root), HTTP port, MariaDB
+ * database and maximum heap. A service is started when its module has a built fast-jar.
+ *
+ * @param maxHeap the service's {@code -Xmx} value, e.g. {@code 64m}: measured per service at steady
+ *                load (docs/performance.md, steps 8, 21 and 22). Launchers put {@link #heapOption()}
+ *                before any other JVM option, so an {@code -Xmx} given by the user still wins.
  */
-public record ServiceSpec(String name, String module, int port, String database) {
+public record ServiceSpec(String name, String module, int port, String database, String maxHeap) {
 
-    /** The suite. A new service is one line here (and one database, created at start). */
+    /** The heap of a service unless its line below says otherwise. */
+    public static final String DEFAULT_MAX_HEAP = "64m";
+
+    /**
+     * The suite. A new service is one line here (and one database, created at start). status-service
+     * runs with 48 MB: its live set is about 25 MB at 300 orders/s with its pull thresholds, and a
+     * full 64 MB heap was most of its 200 MB RSS (docs/performance.md, step 21).
+     */
     public static final List<ServiceSpec> SUITE = List.of(
-            new ServiceSpec("order-service", "order-service", 8080, "orderflow_order"),
-            new ServiceSpec("inventory-service", "inventory-service", 8081, "orderflow_inventory"),
-            new ServiceSpec("sms-service", "sms-service", 8082, "orderflow_sms"),
-            new ServiceSpec("points-service", "points-service", 8083, "orderflow_points"),
-            new ServiceSpec("status-service", "status-service", 8084, "orderflow_status"));
+            new ServiceSpec("order-service", "order-service", 8080, "orderflow_order", DEFAULT_MAX_HEAP),
+            new ServiceSpec("inventory-service", "inventory-service", 8081, "orderflow_inventory", DEFAULT_MAX_HEAP),
+            new ServiceSpec("sms-service", "sms-service", 8082, "orderflow_sms", DEFAULT_MAX_HEAP),
+            new ServiceSpec("points-service", "points-service", 8083, "orderflow_points", DEFAULT_MAX_HEAP),
+            new ServiceSpec("status-service", "status-service", 8084, "orderflow_status", "48m"));
 
     /** {@code <module>/target/quarkus-app/quarkus-run.jar}, as the Quarkus Maven plugin builds it. */
     public Path runnerJar(Path root) {
@@ -24,5 +36,28 @@ public record ServiceSpec(String name, String module, int port, String database)
 
     public String url() {
         return "http://localhost:" + port;
+    }
+
+    /** {@code -Xmx<maxHeap>}: the first JVM option a launcher gives this service. */
+    public String heapOption() {
+        return "-Xmx" + maxHeap;
+    }
+
+    /** This service's JVM options: its {@link #heapOption()}, then {@code options} (an -Xmx among them wins). */
+    public List<String> jvmOptions(List<String> options) {
+        List<String> all = new ArrayList<>(options.size() + 1);
+        all.add(heapOption());
+        all.addAll(options);
+        return all;
+    }
+
+    /** The same service on another port. */
+    public ServiceSpec withPort(int otherPort) {
+        return new ServiceSpec(name, module, otherPort, database, maxHeap);
+    }
+
+    /** The same service with its database renamed from {@code orderflow_<x>} to {@code <prefix><x>}. */
+    public ServiceSpec withDatabasePrefix(String prefix) {
+        return new ServiceSpec(name, module, port, database.replaceFirst("^orderflow_", prefix), maxHeap);
     }
 }

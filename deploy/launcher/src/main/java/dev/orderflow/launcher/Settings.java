@@ -34,8 +34,9 @@ public record Settings(
          */
         int embeddedMariadbPort,
         /**
-         * {@code orderflow.local.service-jvm-options}: JVM options of each service, space separated.
-         * Default {@link Settings#DEFAULT_SERVICE_JVM_OPTIONS}.
+         * {@code orderflow.local.service-jvm-options}: JVM options of each service, space separated,
+         * after its own {@link ServiceSpec#heapOption()} (so an {@code -Xmx} here sets every
+         * service's heap). Default {@link Settings#DEFAULT_SERVICE_JVM_OPTIONS}.
          */
         List<String> serviceJvmOptions,
         /** {@code orderflow.local.ready-timeout}: how long all services together may take to become ready (ISO-8601), PT3M. */
@@ -53,10 +54,10 @@ public record Settings(
     /**
      * The services' JVM options unless {@code orderflow.local.service-jvm-options} says otherwise (the
      * benchmark starts them the same way): five services and a broker share a small machine, where
-     * C2's compilations cost more CPU than they save and the heap needs no more than 64 MB
-     * (docs/performance.md, steps 8 and 9).
+     * C2's compilations cost more CPU than they save (docs/performance.md, steps 8 and 9). Each
+     * service's heap is its {@link ServiceSpec#maxHeap()}, given before these.
      */
-    public static final String DEFAULT_SERVICE_JVM_OPTIONS = "-Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    public static final String DEFAULT_SERVICE_JVM_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1";
 
     public static Settings fromSystemProperties(Path root) {
         Path absoluteRoot = root.toAbsolutePath().normalize();

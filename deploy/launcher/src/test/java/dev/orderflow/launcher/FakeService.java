@@ -10,7 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A stand-in service process for the launcher tests (like a fake third party: it is not what is
- * under test). It prints the configuration it was started with, answers 503 on
+ * under test). It prints the configuration it was started with (and the heap it got), answers 503 on
  * {@code /q/health/ready} for {@code fake.ready-after-ms}, then 200. With {@code fake.exit-code}
  * it prints a line and exits at once instead.
  */
@@ -27,6 +27,7 @@ public final class FakeService {
         System.out.println("jdbc-url=" + System.getProperty("quarkus.datasource.jdbc.url"));
         System.out.println("name-server=" + System.getProperty("mp.messaging.connector.smallrye-rocketmq.name-server"));
         System.out.println("password-in-env=" + (System.getenv("QUARKUS_DATASOURCE_PASSWORD") != null));
+        System.out.println("max-heap-mb=" + Runtime.getRuntime().maxMemory() / (1024 * 1024));
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/q/health/ready", exchange -> {
             boolean ready = System.nanoTime() >= readyAt;

@@ -38,8 +38,10 @@ class LocalSuiteTest {
     @Test
     void startsRocketMQMariaDBAndBuiltServicesAndStopsThemAll() throws Exception {
         int servicePort = Ports.freePort();
-        ServiceSpec built = new ServiceSpec("fake-service", "fake-service", servicePort, "launcher_suite_test");
-        ServiceSpec missing = new ServiceSpec("later-service", "later-service", Ports.freePort(), "launcher_suite_test");
+        // A heap of its own (the default options set none): the service must get it.
+        ServiceSpec built = new ServiceSpec("fake-service", "fake-service", servicePort, "launcher_suite_test", "40m");
+        ServiceSpec missing = new ServiceSpec("later-service", "later-service", Ports.freePort(), "launcher_suite_test",
+                ServiceSpec.DEFAULT_MAX_HEAP);
         writeRunnerJar(built.runnerJar(root));
         Settings settings = Settings.fromSystemProperties(root).withRocketmqPorts(0, 0);
         ByteArrayOutputStream output = new ByteArrayOutputStream();
@@ -70,6 +72,8 @@ class LocalSuiteTest {
                     .contains("jdbc-url=" + suite.mariaDB().orElseThrow().jdbcUrl("launcher_suite_test"))
                     .contains("name-server=" + nameServer)
                     .contains("password-in-env=true");
+            // Serial GC reports the heap less one survivor space.
+            assertThat(Integer.parseInt(log.replaceAll("(?s).*max-heap-mb=(\\d+).*", "$1"))).isBetween(36, 40);
             assertThat(Files.isDirectory(settings.runDir().resolve("services/fake-service"))).as("working folder").isTrue();
         } finally {
             suite.close();
@@ -91,8 +95,8 @@ class LocalSuiteTest {
 
     @Test
     void statusServiceReadsTheDatabasesOfTheSuitesServices() {
-        List<ServiceSpec> suite = ServiceSpec.SUITE.stream().map(spec -> new ServiceSpec(spec.name(), spec.module(),
-                spec.port(), spec.database().replaceFirst("^orderflow_", "orderflow_e2e_"))).toList();
+        List<ServiceSpec> suite = ServiceSpec.SUITE.stream()
+                .map(spec -> spec.withDatabasePrefix("orderflow_e2e_")).toList();
 
         assertThat(LocalSuite.readOnlyDatasources(suite, database -> "jdbc:mariadb://db:3306/" + database))
                 .containsExactly(
