@@ -216,18 +216,22 @@ public final class BatchSql {
      * time, as the driver reads them: the fetch size makes MariaDB Connector/J stream the result
      * instead of buffering it, so memory grows with the chunk, not with the result. {@code work} must
      * not use this connection (another statement on it would make the driver buffer the rest).
+     *
+     * @return the rows read
      */
-    public static <T> void selectInChunks(DataSource dataSource, String sql, List<?> parameters, int chunkSize,
+    public static <T> int selectInChunks(DataSource dataSource, String sql, List<?> parameters, int chunkSize,
             RowReader<T> reader, ChunkWork<T> work) {
         if (chunkSize < 1) {
             throw new IllegalArgumentException("chunk size must be at least 1, was " + chunkSize);
         }
-        inTransaction(dataSource, connection -> {
+        return inTransaction(dataSource, connection -> {
+            int read = 0;
             try (PreparedStatement statement = prepare(connection, sql, parameters)) {
                 statement.setFetchSize(chunkSize);
                 try (ResultSet rows = statement.executeQuery()) {
                     List<T> chunk = new ArrayList<>(chunkSize);
                     while (rows.next()) {
+                        read++;
                         chunk.add(reader.read(rows));
                         if (chunk.size() == chunkSize) {
                             work.accept(chunk);
@@ -239,7 +243,7 @@ public final class BatchSql {
                     }
                 }
             }
-            return null;
+            return read;
         });
     }
 

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
@@ -114,11 +113,8 @@ public class Reconciler {
         Instant ranAt = Instant.now();
         Instant settledBefore = ranAt.minus(config.settleTime());
         FindingTally findings = new FindingTally(config.maxFindings());
-        AtomicInteger ordersChecked = new AtomicInteger();
-        sources.forEachOrderChunk(from, to, config.pageSize(), orders -> {
-            checkOrders(orders, settledBefore, findings);
-            ordersChecked.addAndGet(orders.size());
-        });
+        int ordersChecked = sources.forEachOrderChunk(from, to, config.pageSize(),
+                orders -> checkOrders(orders, settledBefore, findings));
         for (String consumer : List.of(INVENTORY, POINTS, SMS)) {
             sources.forEachEffectOrderIdChunk(consumer, from, to, config.pageSize(), named -> {
                 Set<String> missing = new TreeSet<>(named);
@@ -129,7 +125,7 @@ public class Reconciler {
                 }
             });
         }
-        ReconciliationReport report = new ReconciliationReport(ranAt, from, to, ordersChecked.get(),
+        ReconciliationReport report = new ReconciliationReport(ranAt, from, to, ordersChecked,
                 findings.kept(), findings.counts());
         last.set(report);
         export(report);

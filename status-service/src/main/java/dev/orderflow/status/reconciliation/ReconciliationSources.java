@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -73,10 +74,10 @@ public class ReconciliationSources {
 
     /**
      * Streams the orders created in [from, to) to {@code work}, {@code chunkSize} at a time: a run
-     * holds one chunk of orders and their effects, whatever the window.
+     * holds one chunk of orders and their effects, whatever the window. Returns the orders streamed.
      */
-    public void forEachOrderChunk(Instant from, Instant to, int chunkSize, BatchSql.ChunkWork<OrderRow> work) {
-        inChunks(orders, "select id, amount, status, created_at, updated_at from orders"
+    public int forEachOrderChunk(Instant from, Instant to, int chunkSize, BatchSql.ChunkWork<OrderRow> work) {
+        return inChunks(orders, "select id, amount, status, created_at, updated_at from orders"
                 + " where created_at >= ? and created_at < ?", List.of(from, to), chunkSize,
                 rs -> new OrderRow(rs.getString(1), rs.getBigDecimal(2), rs.getString(3),
                         BatchSql.instant(rs, "created_at"), BatchSql.instant(rs, "updated_at")), work);
@@ -147,19 +148,20 @@ public class ReconciliationSources {
         return rows;
     }
 
-    private static <T> void inChunks(AgroalDataSource source, String sql, List<?> parameters, int chunkSize,
+    private static <T> int inChunks(AgroalDataSource source, String sql, List<?> parameters, int chunkSize,
             BatchSql.RowReader<T> reader, BatchSql.ChunkWork<T> work) {
-        try {
-            BatchSql.selectInChunks(source, sql, parameters, chunkSize, reader, work);
-        } catch (UncheckedSQLException e) {
-            throw new ReconciliationException("Reconciliation query failed: " + sql, e.getCause());
-        }
+        return reading(sql, () -> BatchSql.selectInChunks(source, sql, parameters, chunkSize, reader, work));
     }
 
     private static <T> List<T> query(AgroalDataSource source, String sql, List<?> parameters,
             BatchSql.RowReader<T> reader) {
+        return reading(sql, () -> BatchSql.select(source, sql, parameters, reader));
+    }
+
+    /** What {@code read} returns; a database error becomes a {@link ReconciliationException} naming {@code sql}. */
+    private static <R> R reading(String sql, Supplier<R> read) {
         try {
-            return BatchSql.select(source, sql, parameters, reader);
+            return read.get();
         } catch (UncheckedSQLException e) {
             throw new ReconciliationException("Reconciliation query failed: " + sql, e.getCause());
         }
