@@ -9,8 +9,9 @@ import java.util.List;
  * database and maximum heap. A service is started when its module has a built fast-jar.
  *
  * @param maxHeap the service's {@code -Xmx} value, e.g. {@code 64m}: measured per service at steady
- *                load (docs/performance.md, steps 8, 21 and 22). Launchers put {@link #heapOption()}
- *                before any other JVM option, so an {@code -Xmx} given by the user still wins.
+ *                load (docs/performance.md, steps 8, 21 and 22). Launchers start it with
+ *                {@link #jvmOptions(List)}: {@code -Xmx<maxHeap>} before any other JVM option, so an
+ *                {@code -Xmx} given by the user still wins.
  */
 public record ServiceSpec(String name, String module, int port, String database, String maxHeap) {
 
@@ -19,8 +20,8 @@ public record ServiceSpec(String name, String module, int port, String database,
 
     /**
      * The suite. A new service is one line here (and one database, created at start). status-service
-     * runs with 48 MB: its live set is about 25 MB at 300 orders/s with its pull thresholds, and a
-     * full 64 MB heap was most of its 200 MB RSS (docs/performance.md, step 21).
+     * runs with 48 MB: a full 64 MB heap was most of its 200 MB RSS (step 21), and its live set after
+     * a full collection was 16-18 MB at 150 orders/s with its pull thresholds (step 22).
      */
     public static final List<ServiceSpec> SUITE = List.of(
             new ServiceSpec("order-service", "order-service", 8080, "orderflow_order", DEFAULT_MAX_HEAP),
@@ -38,15 +39,10 @@ public record ServiceSpec(String name, String module, int port, String database,
         return "http://localhost:" + port;
     }
 
-    /** {@code -Xmx<maxHeap>}: the first JVM option a launcher gives this service. */
-    public String heapOption() {
-        return "-Xmx" + maxHeap;
-    }
-
-    /** This service's JVM options: its {@link #heapOption()}, then {@code options} (an -Xmx among them wins). */
+    /** This service's JVM options: {@code -Xmx<maxHeap>}, then {@code options} (an -Xmx among them wins). */
     public List<String> jvmOptions(List<String> options) {
         List<String> all = new ArrayList<>(options.size() + 1);
-        all.add(heapOption());
+        all.add("-Xmx" + maxHeap);
         all.addAll(options);
         return all;
     }

@@ -35,7 +35,7 @@ public record Settings(
         int embeddedMariadbPort,
         /**
          * {@code orderflow.local.service-jvm-options}: JVM options of each service, space separated,
-         * after its own {@link ServiceSpec#heapOption()} (so an {@code -Xmx} here sets every
+         * after its own {@code -Xmx} ({@link ServiceSpec#jvmOptions(List)}: an {@code -Xmx} here sets every
          * service's heap). Default {@link Settings#DEFAULT_SERVICE_JVM_OPTIONS}.
          */
         List<String> serviceJvmOptions,
