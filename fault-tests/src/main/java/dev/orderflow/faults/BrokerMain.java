@@ -46,8 +46,9 @@ public final class BrokerMain {
     /**
      * System property of the broker's JVM: read and write queues of each of the suite's topics
      * (default {@link LocalSuite#QUEUES_PER_TOPIC}). A benchmark's {@code --jvm-options
-     * "broker:-Dorderflow.broker.queues-per-topic=2"} compares queue counts: fewer queues mean fewer
-     * pulls per message (docs/performance.md, step 14); the fault suite's two-instance run needs at least two.
+     * "broker:-Dorderflow.broker.queues-per-topic=4"} compares queue counts: fewer queues mean fewer
+     * pulls per message at the same pull interval (docs/performance.md, steps 14 and 23); the fault
+     * suite's two-instance run needs at least two.
      */
     public static final String QUEUES_PER_TOPIC_PROPERTY = "orderflow.broker.queues-per-topic";
 

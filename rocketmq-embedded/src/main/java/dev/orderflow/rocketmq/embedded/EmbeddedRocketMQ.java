@@ -44,9 +44,10 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
      * RocketMQ's default is 32). A push consumer asks for its pull batch size (the connector's
      * {@code pull-batch-size}, raised to the channel's {@code batch-size}: up to 128 in the suite) and
      * waits {@code pull-interval} between pulls of a queue, so at 32 status-service's report lane, three
-     * messages per order over 4 queues every 100 ms, could not take more than ~1,200 reports (~400 orders)
-     * a second, whatever its batch size. 256 leaves room for larger batches; the 256 KB per pull cap
-     * ({@code maxTransferBytesOnMessageInMemory}) still bounds a pull's size. docs/performance.md, step 20.
+     * messages per order over 4 queues every 100 ms (step 20's setting; 2 every 50 ms since step 23 pull
+     * as often), could not take more than ~1,200 reports (~400 orders) a second, whatever its batch size.
+     * 256 leaves room for larger batches; the 256 KB per pull cap ({@code maxTransferBytesOnMessageInMemory})
+     * still bounds a pull's size. docs/performance.md, step 20.
      */
     public static final int MAX_MESSAGES_PER_PULL = 256;
 
