@@ -15,7 +15,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 import io.smallrye.reactive.messaging.annotations.Blocking;
 
-/** A consumer group whose handler can be stalled, to make it fall behind. */
+/** Two consumer groups on one topic whose handlers can be stalled, to make them fall behind. */
 @ApplicationScoped
 public class LagChannels {
 
@@ -25,18 +25,32 @@ public class LagChannels {
 
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private final AtomicInteger consumed = new AtomicInteger();
+    private final AtomicInteger consumedTopicBound = new AtomicInteger();
 
     @Incoming("lag-in")
     @Blocking(ordered = false)
     public CompletionStage<Void> consume(Message<String> message) throws InterruptedException {
-        if (!gate.await(2, TimeUnit.MINUTES)) {
-            throw new IllegalStateException("lag-in was stalled for more than 2 minutes");
-        }
+        awaitRelease();
         consumed.incrementAndGet();
         return message.ack();
     }
 
-    /** From now on the handler blocks until {@link #release()}. */
+    /** A second group on the same topic, its pulled messages bounded per channel rather than per queue. */
+    @Incoming("lag-topic-bound-in")
+    @Blocking(ordered = false)
+    public CompletionStage<Void> consumeTopicBound(Message<String> message) throws InterruptedException {
+        awaitRelease();
+        consumedTopicBound.incrementAndGet();
+        return message.ack();
+    }
+
+    private void awaitRelease() throws InterruptedException {
+        if (!gate.await(2, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("the lag channels were stalled for more than 2 minutes");
+        }
+    }
+
+    /** From now on both handlers block until {@link #release()}. */
     public void stall() {
         gate = new CountDownLatch(1);
     }
@@ -45,8 +59,14 @@ public class LagChannels {
         gate.countDown();
     }
 
+    /** Messages lag-in consumed. */
     public int consumed() {
         return consumed.get();
+    }
+
+    /** Messages lag-topic-bound-in consumed. */
+    public int consumedTopicBound() {
+        return consumedTopicBound.get();
     }
 
     public Emitter<String> emitter() {

@@ -36,6 +36,7 @@ import io.quarkus.test.junit.QuarkusTest;
 class RocketMQAdminTest {
 
     private static final String LAG_GROUP = "it_lag_group";
+    private static final String TOPIC_BOUND_GROUP = "it_lag_topic_bound_group";
     private static final String DLQ_GROUP = "it_dlq_group";
     private static final String DLQ_TOPIC = "it_dlq";
 
@@ -82,31 +83,46 @@ class RocketMQAdminTest {
     }
 
     @Test
-    void aStalledGroupHoldsAtMostItsPullThresholdPerQueueInTheClientAndTheRestInTheBroker() throws Exception {
+    void aStalledGroupHoldsAtMostItsPullThresholdInTheClientAndTheRestInTheBroker() throws Exception {
         int messages = 400;
         int consumedBefore = lagChannels.consumed();
+        int topicBoundBefore = lagChannels.consumedTopicBound();
         lagChannels.stall();
         try {
             for (int i = 0; i < messages; i++) {
                 send(lagChannels.emitter(), Message.of("held-" + i));
             }
             long queues = admin.lag(LAG_GROUP).queues().stream().filter(q -> q.topic().equals("it_lag")).count();
+            assertThat(queues).as("it_lag's queues: with one, a bound per channel and one per queue look alike")
+                    .isGreaterThan(1);
             // lag-in: pull-threshold-for-queue 10, pulls of 10: a queue pulls again while it holds 10 or
             // fewer, so it holds at most 20; with RocketMQ's default (1000) all 400 would be pulled.
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(cachedMessages("lag-in")).isPositive());
+            // lag-topic-bound-in: pull-threshold-for-topic 20, pulls of 1: each queue read holds at most
+            // its share of 20 plus one, so it_lag's queues at most 20 + queues; 20 per queue would
+            // allow 21 per queue.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(cachedMessages("lag-in")).isPositive();
+                assertThat(cachedMessages("lag-topic-bound-in")).isPositive();
+            });
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 assertThat(cachedMessages("lag-in")).isPositive().isLessThanOrEqualTo(queues * 20);
+                assertThat(cachedMessages("lag-topic-bound-in")).isPositive().isLessThanOrEqualTo(20 + queues);
                 assertThat(admin.lag(LAG_GROUP).messagesBehind()).isGreaterThanOrEqualTo(messages);
+                assertThat(admin.lag(TOPIC_BOUND_GROUP).messagesBehind()).isGreaterThanOrEqualTo(messages);
             });
             assertThat(lagChannels.consumed()).isEqualTo(consumedBefore);
+            assertThat(lagChannels.consumedTopicBound()).isEqualTo(topicBoundBefore);
         } finally {
             lagChannels.release();
         }
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(lagChannels.consumed()).isEqualTo(consumedBefore + messages);
+            assertThat(lagChannels.consumedTopicBound()).isEqualTo(topicBoundBefore + messages);
             assertThat(cachedMessages("lag-in")).isZero();
+            assertThat(cachedMessages("lag-topic-bound-in")).isZero();
             assertThat(admin.lag(LAG_GROUP).messagesBehind()).isZero();
+            assertThat(admin.lag(TOPIC_BOUND_GROUP).messagesBehind()).isZero();
         });
     }
 

@@ -101,12 +101,18 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
         description = "Milliseconds a queue waits after a pull before the next one. 0 (default): at once, a pull per "
                 + "arriving message when they trickle in. A few milliseconds let messages gather, so that a busy "
                 + "group pulls less often and gets fuller batches, at the price of that much latency.")
-@ConnectorAttribute(name = "pull-threshold-for-queue", type = "int", direction = INCOMING, defaultValue = "1000",
+@ConnectorAttribute(name = "pull-threshold-for-queue", type = "int", direction = INCOMING,
         description = "Messages a queue may hold in this client (pulled, not yet consumed) before its pulls pause "
-                + "(RocketMQ's `pullThresholdForQueue`, 1-65535; the default is RocketMQ's). A group that falls behind "
+                + "(RocketMQ's `pullThresholdForQueue`, 1-65535; unset: RocketMQ's 1000). A group that falls behind "
                 + "keeps its backlog in the broker beyond this, not in the heap (a held message of the suite, with its "
                 + "properties and addresses, took about 2 KB of heap). The gauge `rocketmq.messages.cached` shows "
-                + "what a channel holds.")
+                + "what a channel holds. Set this or `pull-threshold-for-topic`, not both.")
+@ConnectorAttribute(name = "pull-threshold-for-topic", type = "int", direction = INCOMING,
+        description = "Messages this channel may hold in this client in all (RocketMQ's `pullThresholdForTopic`, "
+                + "1-6553500): at every rebalance RocketMQ divides it by the queues this instance then reads (the "
+                + "topic's and its retry topic's) and uses that as `pull-threshold-for-queue`. The bound then stays "
+                + "the same whatever the queue count or the number of instances sharing it. Set this or "
+                + "`pull-threshold-for-queue`, not both.")
 @ConnectorAttribute(name = "shutdown-timeout", type = "long", direction = INCOMING, defaultValue = "10000",
         description = "Milliseconds to let in-flight messages finish at shutdown. Unfinished messages are not "
                 + "acknowledged and are redelivered.")

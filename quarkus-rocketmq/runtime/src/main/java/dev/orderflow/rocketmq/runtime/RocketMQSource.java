@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -159,6 +160,26 @@ public class RocketMQSource {
         return value;
     }
 
+    /**
+     * How many pulled, unconsumed messages the consumer may hold before its pulls pause: per queue,
+     * per channel (RocketMQ derives the per-queue value from it at every rebalance), or RocketMQ's
+     * default when neither is set.
+     */
+    private void limitMessagesHeld(DefaultMQPushConsumer c) {
+        Optional<Integer> perQueue = config.getPullThresholdForQueue();
+        Optional<Integer> perTopic = config.getPullThresholdForTopic();
+        if (perQueue.isPresent() && perTopic.isPresent()) {
+            // RocketMQ would silently replace the first with the second at the first rebalance.
+            throw new IllegalArgumentException("Channel " + channel
+                    + ": set pull-threshold-for-queue or pull-threshold-for-topic, not both");
+        }
+        // RocketMQ's own check of the consumer's settings allows these ranges.
+        perQueue.ifPresent(messages -> c.setPullThresholdForQueue(
+                (int) checked("pull-threshold-for-queue", messages, 1, 65535, " messages")));
+        perTopic.ifPresent(messages -> c.setPullThresholdForTopic(
+                (int) checked("pull-threshold-for-topic", messages, 1, 6553500, " messages")));
+    }
+
     private DefaultMQPushConsumer createConsumer() {
         DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
         c.setNamesrvAddr(config.getNameServer());
@@ -169,9 +190,7 @@ public class RocketMQSource {
         c.setConsumeMessageBatchMaxSize(batch ? config.getBatchSize() : 1);
         c.setPullBatchSize(Math.max(config.getPullBatchSize(), batch ? config.getBatchSize() : 1));
         c.setPullInterval(checked("pull-interval", config.getPullInterval(), 0, Long.MAX_VALUE, " milliseconds"));
-        // RocketMQ's own check of the consumer's settings allows this range.
-        c.setPullThresholdForQueue((int) checked("pull-threshold-for-queue", config.getPullThresholdForQueue(), 1, 65535,
-                " messages"));
+        limitMessagesHeld(c);
         c.setMaxReconsumeTimes(maxReconsumeTimes);
         c.setSuspendCurrentQueueTimeMillis(config.getOrderlyRetryDelay());
         c.setConsumeFromWhere(switch (config.getConsumeFrom()) {
@@ -251,7 +270,8 @@ public class RocketMQSource {
 
     /**
      * Messages this channel's queues hold in the client: pulled, not yet consumed (its own and its
-     * retry topic's queues). Each queue's pulls pause above {@code pull-threshold-for-queue}.
+     * retry topic's queues). Each queue's pulls pause above {@code pull-threshold-for-queue}, or above
+     * its share of {@code pull-threshold-for-topic}.
      */
     long cachedMessages() {
         // The process queues, through the accessor releaseQueues() uses too.

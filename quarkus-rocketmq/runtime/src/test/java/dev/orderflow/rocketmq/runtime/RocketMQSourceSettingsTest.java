@@ -1,6 +1,7 @@
 package dev.orderflow.rocketmq.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
@@ -25,6 +26,8 @@ class RocketMQSourceSettingsTest {
     @CsvSource(delimiter = '|', value = {
             "pull-threshold-for-queue | 0     | pull-threshold-for-queue must be 1 to 65535 messages, not 0",
             "pull-threshold-for-queue | 65536 | pull-threshold-for-queue must be 1 to 65535 messages, not 65536",
+            "pull-threshold-for-topic | 0       | pull-threshold-for-topic must be 1 to 6553500 messages, not 0",
+            "pull-threshold-for-topic | 6553501 | pull-threshold-for-topic must be 1 to 6553500 messages, not 6553501",
             "pull-interval            | -1    | pull-interval must be 0 or more milliseconds, not -1",
             "batch-linger             | -1    | batch-linger must be 0 or more, not -1",
             "batch-concurrency        | -1    | batch-concurrency must be 0 or more, not -1",
@@ -36,9 +39,24 @@ class RocketMQSourceSettingsTest {
     }
 
     @Test
+    void aPullThresholdPerQueueAndOnePerTopicTogetherAreRefused() {
+        assertThatThrownBy(() -> source("both-in", Map.of("pull-threshold-for-queue", "100",
+                "pull-threshold-for-topic", "400")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Channel both-in: set pull-threshold-for-queue or pull-threshold-for-topic, not both");
+    }
+
+    @Test
+    void theTopOfEachThresholdsRangeIsAccepted() {
+        assertThatCode(() -> source("top-queue-in", Map.of("pull-threshold-for-queue", "65535")).close())
+                .doesNotThrowAnyException();
+        assertThatCode(() -> source("top-topic-in", Map.of("pull-threshold-for-topic", "6553500")).close())
+                .doesNotThrowAnyException();
+    }
+
+    @Test
     void theCachedMessagesGaugeLivesAsLongAsItsChannel() {
-        // 65535, the top of the threshold's range, is accepted.
-        RocketMQSource source = source("gauge-in", Map.of("pull-threshold-for-queue", "65535"));
+        RocketMQSource source = source("gauge-in", Map.of());
         assertThat(cachedGauge("gauge-in")).as("registered with the channel").isNotNull()
                 .satisfies(gauge -> assertThat(gauge.value()).as("nothing pulled yet").isZero());
 
