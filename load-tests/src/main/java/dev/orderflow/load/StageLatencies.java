@@ -22,18 +22,20 @@ import dev.orderflow.order.events.ConsumerReports;
 /**
  * Where an order's end-to-end time goes, from status-service's rows and the report messages on
  * {@value ConsumerReports#TOPIC}: for each consumer, the time from the order's creation to the
- * consumer's commit (delivery, waiting in its lane, the batch's transaction) and from that commit
- * to status-service recording the report, split where the broker saw the report: the consumer's
- * relay sending it (commit to the message's born time), the broker storing it, and status-service
- * recording it (delivery, waiting in its report lane, the batch's transaction). Born and store
+ * consumer's claim of the message (delivery, waiting in its lane, the dedupe lookup: the report's
+ * {@code occurred_at}, taken before the batch's statements) and from that claim to status-service
+ * recording the report, split where the broker saw the report: the consumer's batch and relay (the
+ * batch's statements and commit, the hand-over to the relay, up to the message's born time), the
+ * broker storing it, and status-service recording it (delivery, waiting in its report lane, the
+ * batch's transaction). Born and store
  * times are clocks of this machine's processes, like the database's. For the slowest 1 % of
  * orders: which consumer reported last and in which stage most of that report's time went.
  */
 final class StageLatencies {
 
-    /** The stages of one report, in order; {@code after commit} when the message was not found on the topic. */
-    private static final List<String> STAGES = List.of("before commit", "relay", "broker", "status-service",
-            "after commit");
+    /** The stages of one report, in order; {@code after claim} when the message was not found on the topic. */
+    private static final List<String> STAGES = List.of("before claim", "batch and relay", "broker", "status-service",
+            "after claim");
 
     /** One consumer's create outcome of one order; the three split stages are null when its message was not found. */
     private record Report(String consumer, long consumedMs, long reportedMs, Long relayMs, Long storeMs,
@@ -71,10 +73,10 @@ final class StageLatencies {
     }
 
     /**
-     * One row of {@code order_consumer_outcome}: when the consumer committed, when its report was sent
+     * One row of {@code order_consumer_outcome}: when the consumer claimed the message, when its report was sent
      * and stored (null when the message was not found), when status-service recorded it.
      */
-    record ReportRow(String orderId, String consumer, Instant committed, Instant sent, Instant stored,
+    record ReportRow(String orderId, String consumer, Instant claimed, Instant sent, Instant stored,
             Instant recorded) {
     }
 
@@ -125,8 +127,8 @@ final class StageLatencies {
             if (timing != null && timing.completedAt() != null) {
                 boolean found = row.sent() != null;
                 reports.computeIfAbsent(row.orderId(), id -> new ArrayList<>()).add(new Report(row.consumer(),
-                        millis(timing.createdAt(), row.committed()), millis(row.committed(), row.recorded()),
-                        found ? millis(row.committed(), row.sent()) : null,
+                        millis(timing.createdAt(), row.claimed()), millis(row.claimed(), row.recorded()),
+                        found ? millis(row.claimed(), row.sent()) : null,
                         found ? millis(row.sent(), row.stored()) : null,
                         found ? millis(row.stored(), row.recorded()) : null));
             }
@@ -140,8 +142,8 @@ final class StageLatencies {
     /** The printed breakdown, a line per consumer, then the slowest 1 %. */
     List<String> lines() {
         List<String> lines = new ArrayList<>();
-        lines.add("stages per consumer (ms, p50/p90/p99/max): created -> consumer's commit | commit -> status-service"
-                + " recorded it = relay sent it + broker stored it + status-service recorded it");
+        lines.add("stages per consumer (ms, p50/p90/p99/max): created -> consumer's claim | claim -> status-service"
+                + " recorded it = batch and relay until sent + broker stored it + status-service recorded it");
         Map<String, List<Report>> byConsumer = new TreeMap<>();
         orders.forEach(order -> order.reports()
                 .forEach(r -> byConsumer.computeIfAbsent(r.consumer(), c -> new ArrayList<>()).add(r)));

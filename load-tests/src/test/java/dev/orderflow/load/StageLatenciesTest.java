@@ -18,16 +18,16 @@ class StageLatenciesTest {
     void percentilesPerConsumerAndStageAndWhereTheSlowestOrdersWaited() {
         Map<String, LoadRun.Timing> timings = new HashMap<>();
         List<StageLatencies.ReportRow> rows = new ArrayList<>();
-        // 200 orders. inventory commits after 10 ms; its relay sends 5 ms later, the broker stores 1 ms
-        // later, status-service records 14 ms later. points: 30 ms, then 10, 2 and 28 ms.
-        // Order 99 waits 1,000 ms for inventory's commit; order 198 waits 900 ms for status-service to
+        // 200 orders. inventory claims after 10 ms; its batch and relay send 5 ms later, the broker stores
+        // 1 ms later, status-service records 14 ms later. points: 30 ms, then 10, 2 and 28 ms.
+        // Order 99 waits 1,000 ms for inventory's claim; order 198 waits 900 ms for status-service to
         // record points' report: together the slowest 1 %. Points' message of order 50 was not found.
         for (int i = 0; i < 200; i++) {
             String id = "O" + i;
-            long inventoryCommit = i == 99 ? 1_000 : 10;
+            long inventoryClaim = i == 99 ? 1_000 : 10;
             long pointsRecord = i == 198 ? 900 : 28;
-            timings.put(id, new LoadRun.Timing(T0, T0.plusMillis(Math.max(inventoryCommit + 20, 42 + pointsRecord))));
-            rows.add(report(id, "inventory", inventoryCommit, 5, 1, 14));
+            timings.put(id, new LoadRun.Timing(T0, T0.plusMillis(Math.max(inventoryClaim + 20, 42 + pointsRecord))));
+            rows.add(report(id, "inventory", inventoryClaim, 5, 1, 14));
             rows.add(i == 50
                     ? new StageLatencies.ReportRow(id, "points", T0.plusMillis(30), null, null, T0.plusMillis(70))
                     : report(id, "points", 30, 10, 2, pointsRecord));
@@ -41,14 +41,14 @@ class StageLatenciesTest {
                 "  points       30/30/30/30 | 40/40/40/912 = 10/10/10/10 + 2/2/2/2 + 28/28/28/900"
                         + " (1 report(s) not found on order_result_topic)");
         assertThat(lines.get(lines.size() - 1)).isEqualTo("slowest 1 % (2 orders, end-to-end >= 942 ms): reported last"
-                + " by {inventory=1, points=1}; that report's longest stage: {before commit=1, status-service=1}");
+                + " by {inventory=1, points=1}; that report's longest stage: {before claim=1, status-service=1}");
     }
 
-    /** A report committed {@code commitMs} after T0, then sent, stored and recorded after the given further delays. */
-    private static StageLatencies.ReportRow report(String orderId, String consumer, long commitMs, long relayMs,
+    /** A message claimed {@code claimMs} after T0, its report sent, stored and recorded after the given further delays. */
+    private static StageLatencies.ReportRow report(String orderId, String consumer, long claimMs, long relayMs,
             long storeMs, long recordMs) {
-        return new StageLatencies.ReportRow(orderId, consumer, T0.plusMillis(commitMs),
-                T0.plusMillis(commitMs + relayMs), T0.plusMillis(commitMs + relayMs + storeMs),
-                T0.plusMillis(commitMs + relayMs + storeMs + recordMs));
+        return new StageLatencies.ReportRow(orderId, consumer, T0.plusMillis(claimMs),
+                T0.plusMillis(claimMs + relayMs), T0.plusMillis(claimMs + relayMs + storeMs),
+                T0.plusMillis(claimMs + relayMs + storeMs + recordMs));
     }
 }
