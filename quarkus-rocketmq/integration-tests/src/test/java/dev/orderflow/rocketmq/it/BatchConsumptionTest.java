@@ -24,6 +24,8 @@ import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.rocketmq.it.FailurePathChannels.Batch;
 import dev.orderflow.rocketmq.it.FailurePathChannels.Delivery;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Metrics;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -45,6 +47,10 @@ class BatchConsumptionTest {
         List<String> nackedOnce = IntStream.range(0, 5).mapToObj(i -> run + "-n" + i).toList();
         channels.script("batch-in", (k, attempt) -> nackedOnce.contains(k) && attempt == 1 ? NACK : ACK);
 
+        DistributionSummary batchSizes = Metrics.globalRegistry.get("rocketmq.batch.size").tag("channel", "batch-in")
+                .summary();
+        long batchesBefore = batchSizes.count();
+        double messagesBefore = batchSizes.totalAmount();
         DefaultMQProducer producer = RawRocketMQ.producer();
         try {
             sendAsOneBatch(producer, acked);
@@ -61,6 +67,9 @@ class BatchConsumptionTest {
                 assertThat(b.metadata()).extracting(IncomingRocketMQMetadata::reconsumeTimes).containsOnly(0);
             });
             assertThat(batches.stream().mapToInt(b -> b.payloads().size()).sum()).isEqualTo(acked.size());
+            // The batch size summary counts the same batches the application got, and their messages.
+            assertThat(batchSizes.count() - batchesBefore).as("batches").isEqualTo(batches.size());
+            assertThat(batchSizes.totalAmount() - messagesBefore).as("messages in them").isEqualTo(acked.size());
 
             sendAsOneBatch(producer, nackedOnce);
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> nackedOnce.forEach(

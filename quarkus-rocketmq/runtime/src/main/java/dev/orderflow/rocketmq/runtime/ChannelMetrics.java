@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
@@ -22,10 +23,17 @@ final class ChannelMetrics {
     private final Counter acked;
     private final Counter retried;
     private final Counter deadLettered;
+    /** Messages per batch handed to the application; null for a channel that is not a batch channel. */
+    private final DistributionSummary batchSize;
     private final String channel;
     private volatile Gauge cached;
 
     ChannelMetrics(String channel) {
+        this(channel, false);
+    }
+
+    /** @param batch whether the channel hands batches to the application (then it also has a batch size summary) */
+    ChannelMetrics(String channel, boolean batch) {
         this.channel = channel;
         MeterRegistry registry = Metrics.globalRegistry;
         sent = Counter.builder("rocketmq.messages.sent").description("Messages the broker accepted")
@@ -42,6 +50,12 @@ final class ChannelMetrics {
                 .tag("channel", channel).register(registry);
         deadLettered = Counter.builder("rocketmq.messages.dead.lettered").description("Messages moved to the DLQ")
                 .tag("channel", channel).register(registry);
+        // Count and sum give batches per second and the mean size; the buckets show how full they are.
+        batchSize = batch
+                ? DistributionSummary.builder("rocketmq.batch.size")
+                        .description("Messages per batch handed to the application").tag("channel", channel)
+                        .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256).register(registry)
+                : null;
     }
 
     /** The gauge of the messages an incoming channel holds in the client (pulled, not yet consumed). */
@@ -79,6 +93,11 @@ final class ChannelMetrics {
 
     void consumed(int count) {
         consumed.increment(count);
+    }
+
+    /** A batch of {@code size} messages handed to the application (batch channels only). */
+    void batchHandedOver(int size) {
+        batchSize.record(size);
     }
 
     void acked(int count) {

@@ -139,7 +139,7 @@ public class RocketMQSource {
                 : null;
         this.group = config.getConsumerGroup().orElse(channel);
         this.topic = config.getTopic().orElse(channel);
-        this.metrics = new ChannelMetrics(channel);
+        this.metrics = new ChannelMetrics(channel, batch);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
         this.consumer = createConsumer();
         metrics.cachedMessages(this::cachedMessages);
@@ -467,6 +467,9 @@ public class RocketMQSource {
                 return new ReleasedAtShutdown(channel);
             }
             metrics.consumed(msgs.size());
+            if (batch) {
+                metrics.batchHandedOver(msgs.size());
+            }
             emitter.emit(message);
             return outcome.get(processingTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
