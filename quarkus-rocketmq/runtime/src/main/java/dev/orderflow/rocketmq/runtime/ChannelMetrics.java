@@ -91,13 +91,12 @@ final class ChannelMetrics {
         sendFailures.increment();
     }
 
+    /** {@code count} messages handed to the application at once: on a batch channel, one batch. */
     void consumed(int count) {
         consumed.increment(count);
-    }
-
-    /** A batch of {@code size} messages handed to the application (batch channels only). */
-    void batchHandedOver(int size) {
-        batchSize.record(size);
+        if (batchSize != null) {
+            batchSize.record(count);
+        }
     }
 
     void acked(int count) {

@@ -467,9 +467,6 @@ public class RocketMQSource {
                 return new ReleasedAtShutdown(channel);
             }
             metrics.consumed(msgs.size());
-            if (batch) {
-                metrics.batchHandedOver(msgs.size());
-            }
             emitter.emit(message);
             return outcome.get(processingTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
