@@ -38,15 +38,15 @@ final class StageLatencies {
             "after claim");
 
     /** One consumer's create outcome of one order; the three split stages are null when its message was not found. */
-    private record Report(String consumer, long consumedMs, long reportedMs, Long relayMs, Long storeMs,
+    private record Report(String consumer, long untilClaimMs, long reportedMs, Long batchAndRelayMs, Long storeMs,
             Long recordMs) {
 
         /** The stage that took longest. */
         String longestStage() {
-            if (relayMs == null) {
-                return consumedMs >= reportedMs ? STAGES.get(0) : STAGES.get(4);
+            if (batchAndRelayMs == null) {
+                return untilClaimMs >= reportedMs ? STAGES.get(0) : STAGES.get(4);
             }
-            long[] stages = { consumedMs, relayMs, storeMs, recordMs };
+            long[] stages = { untilClaimMs, batchAndRelayMs, storeMs, recordMs };
             int longest = 0;
             for (int i = 1; i < stages.length; i++) {
                 if (stages[i] > stages[longest]) {
@@ -62,7 +62,7 @@ final class StageLatencies {
 
         /** The report status-service recorded last: the one the order waited for. */
         Report last() {
-            return reports.stream().max(Comparator.comparingLong(r -> r.consumedMs() + r.reportedMs())).orElseThrow();
+            return reports.stream().max(Comparator.comparingLong(r -> r.untilClaimMs() + r.reportedMs())).orElseThrow();
         }
     }
 
@@ -148,11 +148,11 @@ final class StageLatencies {
         orders.forEach(order -> order.reports()
                 .forEach(r -> byConsumer.computeIfAbsent(r.consumer(), c -> new ArrayList<>()).add(r)));
         byConsumer.forEach((consumer, its) -> {
-            List<Report> found = its.stream().filter(r -> r.relayMs() != null).toList();
+            List<Report> found = its.stream().filter(r -> r.batchAndRelayMs() != null).toList();
             lines.add(String.format(Locale.ROOT, "  %-12s %s | %s = %s + %s + %s%s", consumer,
-                    summary(its.stream().map(Report::consumedMs).toList()),
+                    summary(its.stream().map(Report::untilClaimMs).toList()),
                     summary(its.stream().map(Report::reportedMs).toList()),
-                    summary(found.stream().map(Report::relayMs).toList()),
+                    summary(found.stream().map(Report::batchAndRelayMs).toList()),
                     summary(found.stream().map(Report::storeMs).toList()),
                     summary(found.stream().map(Report::recordMs).toList()),
                     found.size() == its.size() ? "" : " (" + (its.size() - found.size()) + " report(s) not found on "

@@ -45,10 +45,10 @@ class StageLatenciesTest {
     }
 
     /** A message claimed {@code claimMs} after T0, its report sent, stored and recorded after the given further delays. */
-    private static StageLatencies.ReportRow report(String orderId, String consumer, long claimMs, long relayMs,
+    private static StageLatencies.ReportRow report(String orderId, String consumer, long claimMs, long batchAndRelayMs,
             long storeMs, long recordMs) {
         return new StageLatencies.ReportRow(orderId, consumer, T0.plusMillis(claimMs),
-                T0.plusMillis(claimMs + relayMs), T0.plusMillis(claimMs + relayMs + storeMs),
-                T0.plusMillis(claimMs + relayMs + storeMs + recordMs));
+                T0.plusMillis(claimMs + batchAndRelayMs), T0.plusMillis(claimMs + batchAndRelayMs + storeMs),
+                T0.plusMillis(claimMs + batchAndRelayMs + storeMs + recordMs));
     }
 }
