@@ -44,6 +44,9 @@ import dev.orderflow.launcher.Settings;
  * {@code broker:<option>} to the broker only; given more than once, the options add up;</li>
  * <li>{@code --startup-alone true}: after the load, restart each service alone (the rest of the
  * suite idle) and print its start-up time and RSS once ready;</li>
+ * <li>{@code --per-second true}: sample every process's and thread's CPU and MariaDB's counters each
+ * second of the load, write them with the orders created and completed in each second into the run
+ * directory and print the slowest seconds ({@link PerSecondSamples});</li>
  * <li>{@code --label TEXT}: the run's name in the results file;</li>
  * <li>{@code --results FILE}: append the run's figures as one CSV line (the chart's input; default
  * {@code load-tests/target/load-results.csv}).</li>
@@ -51,11 +54,12 @@ import dev.orderflow.launcher.Settings;
  */
 public record LoadOptions(int orders, int clients, Optional<Double> rate, Duration duration, Duration completionTimeout,
         Duration ceilingDuration, List<String> jfrProcesses, List<String> asyncProfileProcesses, int warmupOrders, int skus, String jit,
-        List<String> extraJvmOptions, boolean startupAlone, String label, Path results) {
+        List<String> extraJvmOptions, boolean startupAlone, boolean perSecond, String label, Path results) {
 
     public static final String USAGE = "usage: LoadRun [--orders N] [--clients C] | [--rate R --duration S [--clients C]]"
             + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE,...|all] [--async-profile SERVICE,...|all] [--warmup N] [--skus N]"
-            + " [--jit c1|c2] [--jvm-options \"OPTS\"] [--startup-alone true|false] [--label TEXT] [--results FILE]";
+            + " [--jit c1|c2] [--jvm-options \"OPTS\"] [--startup-alone true|false] [--per-second true|false] [--label TEXT]"
+            + " [--results FILE]";
 
     /** What {@code --jfr all} and {@code --async-profile all} name: every service and the broker. */
     static final List<String> ALL_PROCESSES = List.of("order-service", "inventory-service", "sms-service",
@@ -101,6 +105,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         int skus = 50;
         String jit = "c1";
         boolean startupAlone = false;
+        boolean perSecond = false;
         List<String> extraJvmOptions = List.of();
         String label = null;
         Path results = Path.of("load-tests/target/load-results.csv");
@@ -143,12 +148,8 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                     }
                     jit = value;
                 }
-                case "--startup-alone" -> {
-                    if (!value.equals("true") && !value.equals("false")) {
-                        throw new IllegalArgumentException("--startup-alone is true or false, was " + value);
-                    }
-                    startupAlone = Boolean.parseBoolean(value);
-                }
+                case "--startup-alone" -> startupAlone = trueOrFalse(name, value);
+                case "--per-second" -> perSecond = trueOrFalse(name, value);
                 // Given more than once, the options add up (one per service is the usual use).
                 case "--jvm-options" -> extraJvmOptions = Stream.concat(extraJvmOptions.stream(),
                         Arrays.stream(value.trim().split("\\s+")).filter(o -> !o.isEmpty())).toList();
@@ -165,7 +166,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                     : "open " + rate + "/s x " + duration.toSeconds() + " s";
         }
         return new LoadOptions(orders, clients, Optional.ofNullable(rate), duration == null ? Duration.ZERO : duration,
-                completionTimeout, ceilingDuration, jfrProcesses, asyncProfileProcesses, warmupOrders, skus, jit, extraJvmOptions, startupAlone, label, results);
+                completionTimeout, ceilingDuration, jfrProcesses, asyncProfileProcesses, warmupOrders, skus, jit, extraJvmOptions, startupAlone, perSecond, label, results);
     }
 
     private static List<String> processes(String option, String value) {
@@ -183,6 +184,13 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
     /** The SKUs of the run: LOAD-SKU-01 ... LOAD-SKU-N. */
     public List<String> skuNames() {
         return IntStream.rangeClosed(1, skus).mapToObj(i -> String.format(Locale.ROOT, "LOAD-SKU-%02d", i)).toList();
+    }
+
+    private static boolean trueOrFalse(String name, String value) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException(name + " is true or false, was " + value);
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private static int positive(String name, int value) {

@@ -137,7 +137,9 @@ public final class LoadRun {
         try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), skus, options.clients(), planned,
                 Duration.ZERO, 0);
                 Reconciler reconciler = new Reconciler(suite);
-                SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress())) {
+                SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress());
+                PerSecondSamples perSecond = options.perSecond()
+                        ? PerSecondSamples.connect(pids, mariadbHost, mariadbPort) : null) {
             stream.seedStock(suite.url("inventory-service"));
             Set<String> warmupIds = warmUp(skus);
             IdleRates idleRates = measureIdle(counters);
@@ -157,6 +159,9 @@ public final class LoadRun {
             out.printf(Locale.ROOT, "load: %s, %d orders, load average %.2f%n", options.label(), planned, loadAverage);
             Instant firstSubmit = Instant.now();
             long loadStarted = System.nanoTime();
+            if (perSecond != null) {
+                perSecond.begin();
+            }
             StoreReadSamples storeReads = new StoreReadSamples(counters::storeReads);
             sampler.scheduleAtFixedRate(storeReads::sample, 10, 10, TimeUnit.SECONDS);
             if (options.openLoop()) {
@@ -187,6 +192,9 @@ public final class LoadRun {
             }
             Map<String, ProcessUsage> usageAfter = usage(pids);
             sampler.shutdownNow();
+            if (perSecond != null) {
+                perSecond.stop();
+            }
             Map<String, List<String>> profileLines = new LinkedHashMap<>();
             profiles.forEach((p, profile) -> profileLines.put("JFR profile of " + p, profile.stopAndSummarise(15)));
             asyncProfiles.forEach((p, profile) -> profileLines.put("async-profiler CPU profile of " + p,
@@ -239,6 +247,9 @@ public final class LoadRun {
             out.printf(Locale.ROOT, "end-to-end from the client's send (POST sent -> completedAt, same clock): p50 %d ms, "
                     + "p90 %d ms, p99 %d ms, max %d ms%n", fromSend.at(50), fromSend.at(90), fromSend.at(99), fromSend.max());
             printStages(timings);
+            if (perSecond != null) {
+                perSecond.report(timings.values(), firstSubmit, runDir).forEach(out::println);
+            }
             appendCsv(result);
             if (options.startupAlone()) {
                 printStartupAlone();

@@ -36,11 +36,23 @@ public record ProcessUsage(long rssKb, double cpuSeconds) {
         if (rssKb < 0) {
             throw new IllegalArgumentException("No VmRSS line in " + status);
         }
+        return new ProcessUsage(rssKb, cpuTicks(stat) / (double) CLOCK_TICKS_PER_SECOND);
+    }
+
+    /**
+     * User + system CPU time in clock ticks from a {@code /proc/<pid>/stat} or
+     * {@code /proc/<pid>/task/<tid>/stat} line (a thread's own time in the latter).
+     */
+    static long cpuTicks(String stat) {
         // The command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'.
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
         // After the name, field 3 (state) is index 0, so utime (14) is index 11 and stime (15) index 12.
-        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        return new ProcessUsage(rssKb, ticks / (double) CLOCK_TICKS_PER_SECOND);
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** The command name of a stat line: for a thread, its name as the JVM set it (at most 15 characters). */
+    static String commandName(String stat) {
+        return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     }
 
     public double rssMb() {

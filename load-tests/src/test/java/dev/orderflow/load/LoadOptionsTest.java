@@ -54,6 +54,10 @@ class LoadOptionsTest {
         assertThatThrownBy(() -> LoadOptions.parse("--warmup", "-1")).hasMessageContaining("must not be negative");
         assertThatThrownBy(() -> LoadOptions.parse("--jit", "c3")).hasMessageContaining("c1 or c2");
         assertThatThrownBy(() -> LoadOptions.parse("--startup-alone", "yes")).hasMessageContaining("true or false");
+        assertThat(LoadOptions.parse().perSecond()).isFalse();
+        assertThat(LoadOptions.parse("--per-second", "true").perSecond()).isTrue();
+        assertThatThrownBy(() -> LoadOptions.parse("--per-second", "1"))
+                .hasMessageContaining("--per-second is true or false, was 1");
         assertThat(LoadOptions.parse("--jvm-options", " -Xss512k  -XX:ReservedCodeCacheSize=48m ").extraJvmOptions())
                 .containsExactly("-Xss512k", "-XX:ReservedCodeCacheSize=48m");
         assertThat(LoadOptions.parse("--jvm-options", "inventory-service:-Da=1", "--jvm-options",
