@@ -80,6 +80,8 @@ final class PerSecondSamples implements AutoCloseable {
         return thread;
     });
     private final List<Second> seconds = new CopyOnWriteArrayList<>();
+    /** Thread names to their groups: the same few names come back every second. */
+    private final Map<String, String> threadGroups = new HashMap<>();
     private long startNanos;
     private long previousNanos;
     private Map<String, Long> previousProcessTicks;
@@ -148,7 +150,8 @@ final class PerSecondSamples implements AutoCloseable {
                     ticks.forEach((tid, t) -> {
                         long ms = (t - before.getOrDefault(tid, 0L)) * MS_PER_TICK;
                         if (ms > 0) {
-                            groups.merge(ProfileSummary.threadGroup(threadNames.get(process).get(tid)), ms, Long::sum);
+                            groups.merge(threadGroups.computeIfAbsent(threadNames.get(process).get(tid),
+                                    ProfileSummary::threadGroup), ms, Long::sum);
                         }
                     });
                     threadCpu.put(process, groups);

@@ -45,9 +45,23 @@ public record ProcessUsage(long rssKb, double cpuSeconds) {
      */
     static long cpuTicks(String stat) {
         // The command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'.
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-        // After the name, field 3 (state) is index 0, so utime (14) is index 11 and stime (15) index 12.
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        // The fields are separated by one space. Scanned, not split: --per-second parses every thread's line
+        // each second, and a split by a regular expression compiles it on every call.
+        int field = stat.lastIndexOf(')') + 2; // field 3, the state
+        for (int skipped = 0; skipped < 11; skipped++) {
+            field = nextField(stat, field);
+        }
+        // Now at field 14, utime; field 15 is stime.
+        int stime = nextField(stat, field);
+        return Long.parseLong(stat, field, stime - 1, 10) + Long.parseLong(stat, stime, nextField(stat, stime) - 1, 10);
+    }
+
+    private static int nextField(String stat, int field) {
+        int separator = stat.indexOf(' ', field);
+        if (field < 2 || separator < 0) {
+            throw new IllegalArgumentException("Not a /proc stat line: " + stat);
+        }
+        return separator + 1;
     }
 
     /** The command name of a stat line: for a thread, its name as the JVM set it (at most 15 characters). */

@@ -1,6 +1,7 @@
 package dev.orderflow.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,15 @@ class ProcessUsageTest {
         assertThat(usage.rssKb()).isEqualTo(154_320);
         assertThat(usage.cpuSeconds()).isEqualTo(18.0); // (1234 + 566) ticks / 100
         assertThat(usage.rssMb()).isEqualTo(154_320 / 1024.0);
+    }
+
+    @Test
+    void readsAThreadsNameAndTicksAndRefusesOtherLines() {
+        String stat = "4250 (C1 CompilerThre) S 1 4242 4242 0 -1 4194624 0 0 0 0 731 12 0 0 20 0 40 0 100 0 0\n";
+        assertThat(ProcessUsage.commandName(stat)).isEqualTo("C1 CompilerThre");
+        assertThat(ProcessUsage.cpuTicks(stat)).isEqualTo(743);
+        assertThatThrownBy(() -> ProcessUsage.cpuTicks("4250 (short) S 1 2 3"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a /proc stat line");
     }
 
     @Test
