@@ -25,6 +25,7 @@ import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.rocketmq.it.FailurePathChannels.Batch;
 import dev.orderflow.rocketmq.it.FailurePathChannels.Delivery;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.Metrics;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -50,6 +51,8 @@ class BatchConsumptionTest {
         DistributionSummary batchSizes = Metrics.globalRegistry.get("rocketmq.batch.size").tag("channel", "batch-in")
                 .summary();
         long batchesBefore = batchSizes.count();
+        Timer consumeDurations = Metrics.globalRegistry.get("rocketmq.consume.duration").tag("channel", "batch-in").timer();
+        long answeredBefore = consumeDurations.count();
         double messagesBefore = batchSizes.totalAmount();
         DefaultMQProducer producer = RawRocketMQ.producer();
         try {
@@ -70,6 +73,8 @@ class BatchConsumptionTest {
             // The batch size summary counts the same batches the application got, and their messages.
             assertThat(batchSizes.count() - batchesBefore).as("batches").isEqualTo(batches.size());
             assertThat(batchSizes.totalAmount() - messagesBefore).as("messages in them").isEqualTo(acked.size());
+            // The application's time is timed once per batch, when it answers.
+            assertThat(consumeDurations.count() - answeredBefore).as("batches answered").isEqualTo(batches.size());
 
             sendAsOneBatch(producer, nackedOnce);
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> nackedOnce.forEach(

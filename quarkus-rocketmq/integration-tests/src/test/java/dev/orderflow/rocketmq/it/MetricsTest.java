@@ -42,6 +42,7 @@ class MetricsTest {
         Map<String, Double> before = Map.of(
                 "sent", counter("rocketmq_messages_sent_total", "conn-out"),
                 "consumed", counter("rocketmq_messages_consumed_total", "metrics-in"),
+                "answered", counter("rocketmq_consume_duration_seconds_count", "metrics-in"),
                 "acked", counter("rocketmq_messages_acked_total", "metrics-in"),
                 "retried", counter("rocketmq_messages_retried_total", "metrics-in"),
                 "dead", counter("rocketmq_messages_dead_lettered_total", "metrics-in"));
@@ -60,6 +61,9 @@ class MetricsTest {
             String metrics = scrape();
             assertThat(value(metrics, "rocketmq_messages_sent_total", "conn-out") - before.get("sent")).isEqualTo(3.0);
             assertThat(value(metrics, "rocketmq_messages_consumed_total", "metrics-in") - before.get("consumed"))
+                    .isEqualTo(4.0);
+            // Every delivery was answered (ack, nack, permanent failure), so each one was timed.
+            assertThat(value(metrics, "rocketmq_consume_duration_seconds_count", "metrics-in") - before.get("answered"))
                     .isEqualTo(4.0);
             assertThat(value(metrics, "rocketmq_messages_acked_total", "metrics-in") - before.get("acked"))
                     .isEqualTo(2.0);

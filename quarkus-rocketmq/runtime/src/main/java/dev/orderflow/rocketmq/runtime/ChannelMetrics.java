@@ -20,6 +20,7 @@ final class ChannelMetrics {
     private final Counter sendFailures;
     private final Timer sendLatency;
     private final Counter consumed;
+    private final Timer consumeDuration;
     private final Counter acked;
     private final Counter retried;
     private final Counter deadLettered;
@@ -43,6 +44,12 @@ final class ChannelMetrics {
         sendLatency = Timer.builder("rocketmq.send.latency").description("Time from send to broker answer")
                 .tag("channel", channel).publishPercentileHistogram().register(registry);
         consumed = Counter.builder("rocketmq.messages.consumed").description("Messages handed to the application")
+                .tag("channel", channel).register(registry);
+        // With batches, count and sum give the time a lane spends in the application per batch; the rest
+        // of its time it waits for deliveries (pulls, linger).
+        consumeDuration = Timer.builder("rocketmq.consume.duration")
+                .description("Time from handing a delivery (one message, or one batch on a batch channel) to the "
+                        + "application until its ack or nack")
                 .tag("channel", channel).register(registry);
         acked = Counter.builder("rocketmq.messages.acked").description("Messages the application acknowledged")
                 .tag("channel", channel).register(registry);
@@ -97,6 +104,11 @@ final class ChannelMetrics {
         if (batchSize != null) {
             batchSize.record(count);
         }
+    }
+
+    /** The application answered (ack or nack) a delivery handed to it at {@code handedOverNanos}. */
+    void answered(long handedOverNanos) {
+        consumeDuration.record(System.nanoTime() - handedOverNanos, TimeUnit.NANOSECONDS);
     }
 
     void acked(int count) {

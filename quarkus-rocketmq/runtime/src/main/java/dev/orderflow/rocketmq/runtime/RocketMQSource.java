@@ -467,8 +467,11 @@ public class RocketMQSource {
                 return new ReleasedAtShutdown(channel);
             }
             metrics.consumed(msgs.size());
+            long handedOver = System.nanoTime();
             emitter.emit(message);
-            return outcome.get(processingTimeoutMillis, TimeUnit.MILLISECONDS);
+            Throwable answer = outcome.get(processingTimeoutMillis, TimeUnit.MILLISECONDS);
+            metrics.answered(handedOver);
+            return answer;
         } catch (TimeoutException e) {
             return new TimeoutException("Channel " + channel + ": no ack or nack within "
                     + processingTimeoutMillis + " ms");
