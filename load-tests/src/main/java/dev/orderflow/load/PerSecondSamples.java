@@ -49,21 +49,28 @@ final class PerSecondSamples implements AutoCloseable {
     /**
      * MariaDB's cumulative counters sampled each second, with their printed headings; their increments are
      * the CSV's columns: COMMIT statements, row-lock waits and the ms waited, redo-log writes (about one
-     * per group commit) and InnoDB's fsync calls.
+     * per group commit), InnoDB's fsync calls and the buffer pool's pages written out (a flushing burst).
      */
     static final Map<String, String> DATABASE_COUNTERS = orderedMap("Com_commit", "commits", "Innodb_row_lock_waits",
             "lock waits", "Innodb_row_lock_time", "lock ms", "Innodb_log_writes", "log writes", "Innodb_data_fsyncs",
-            "fsyncs");
+            "fsyncs", "Innodb_buffer_pool_pages_flushed", "pages out");
+
+    /**
+     * The whole machine's CPU time by state, from {@code /proc/stat} (all cores, so two cores give 2000 ms
+     * a second): next to the processes' columns, so that a second in which every process ran less shows
+     * whether the cores were idle, waiting for the disk, or taken by the hypervisor (steal).
+     */
+    static final List<String> MACHINE_STATES = List.of("machine busy", "machine idle", "machine iowait", "machine steal");
 
     /** The slowest seconds printed. */
     static final int SLOWEST_PRINTED = 5;
 
     /**
-     * What one second cost: CPU ms per process and per process and thread group, and the increments of
-     * {@link #DATABASE_COUNTERS} ({@code Innodb_row_lock_time} in ms).
+     * What one second cost: the interval's length as sampled, CPU ms per process and per process and
+     * thread group, and the increments of {@link #DATABASE_COUNTERS} ({@code Innodb_row_lock_time} in ms).
      */
-    record Second(int index, Map<String, Long> processCpuMs, Map<String, Map<String, Long>> threadCpuMs,
-            Map<String, Long> database) {
+    record Second(int index, long intervalMs, Map<String, Long> processCpuMs,
+            Map<String, Map<String, Long>> threadCpuMs, Map<String, Long> database) {
     }
 
     /** A second of the run with its orders: created in it, completed in it, e2e of those created in it. */
@@ -85,6 +92,7 @@ final class PerSecondSamples implements AutoCloseable {
     private long startNanos;
     private long previousNanos;
     private Map<String, Long> previousProcessTicks;
+    private long[] previousMachineTicks;
     private Map<String, Map<Long, Long>> previousThreadTicks;
     private Map<String, Long> previousDatabase;
     private volatile String failure;
@@ -126,6 +134,7 @@ final class PerSecondSamples implements AutoCloseable {
     private void sample() {
         try {
             long now = System.nanoTime();
+            long[] machineTicks = machineTicks(read(Path.of("/proc/stat"))); // read with the clock, as the interval
             Map<String, Long> processTicks = new LinkedHashMap<>();
             Map<String, Map<Long, Long>> threadTicks = new LinkedHashMap<>();
             Map<String, Map<Long, String>> threadNames = new LinkedHashMap<>();
@@ -142,6 +151,10 @@ final class PerSecondSamples implements AutoCloseable {
                 Map<String, Long> processCpu = new LinkedHashMap<>();
                 processTicks.forEach((process, ticks) -> processCpu.put(process,
                         (ticks - previousProcessTicks.get(process)) * MS_PER_TICK));
+                for (int state = 0; state < MACHINE_STATES.size(); state++) {
+                    processCpu.put(MACHINE_STATES.get(state),
+                            (machineTicks[state] - previousMachineTicks[state]) * MS_PER_TICK);
+                }
                 Map<String, Map<String, Long>> threadCpu = new LinkedHashMap<>();
                 threadTicks.forEach((process, ticks) -> {
                     Map<Long, Long> before = previousThreadTicks.get(process);
@@ -158,11 +171,14 @@ final class PerSecondSamples implements AutoCloseable {
                 });
                 Map<String, Long> database = new LinkedHashMap<>();
                 counters.forEach((name, value) -> database.put(name, value - previousDatabase.get(name)));
-                seconds.add(new Second((int) Math.round((previousNanos - startNanos) / 1e9), processCpu, threadCpu,
-                        database));
+                // The interval is a second give or take the sampler's own scheduling: the CPU figures are
+                // those of the interval, so that the machine's states add up to its cores times the interval.
+                seconds.add(new Second((int) Math.round((previousNanos - startNanos) / 1e9),
+                        Math.round((now - previousNanos) / 1e6), processCpu, threadCpu, database));
             }
             previousNanos = now;
             previousProcessTicks = processTicks;
+            previousMachineTicks = machineTicks;
             previousThreadTicks = threadTicks;
             previousDatabase = counters;
         } catch (RuntimeException e) {
@@ -170,6 +186,24 @@ final class PerSecondSamples implements AutoCloseable {
             failure = e.getMessage();
             throw e;
         }
+    }
+
+    /**
+     * The ticks of {@link #MACHINE_STATES} from {@code /proc/stat}'s first line ({@code cpu user nice system
+     * idle iowait irq softirq steal ...}): busy is user + nice + system + irq + softirq (a guest's time is
+     * in user already).
+     */
+    static long[] machineTicks(String procStat) {
+        String first = procStat.substring(0, procStat.indexOf('\n'));
+        String[] fields = first.trim().split(" +");
+        if (!fields[0].equals("cpu") || fields.length < 9) {
+            throw new IllegalArgumentException("Not /proc/stat's cpu line: " + first);
+        }
+        long[] ticks = new long[fields.length];
+        for (int i = 1; i < fields.length; i++) {
+            ticks[i] = Long.parseLong(fields[i]);
+        }
+        return new long[] { ticks[1] + ticks[2] + ticks[3] + ticks[6] + ticks[7], ticks[4], ticks[5], ticks[8] };
     }
 
     private static void readThreads(long pid, Map<Long, Long> ticks, Map<Long, String> names) {
@@ -228,7 +262,7 @@ final class PerSecondSamples implements AutoCloseable {
     List<String> report(Collection<LoadRun.Timing> timings, Instant firstSubmit, Path runDir) {
         List<Row> rows = rows(List.copyOf(seconds), timings, firstSubmit);
         try {
-            Files.write(runDir.resolve("per-second.csv"), csv(rows, pids.keySet()));
+            Files.write(runDir.resolve("per-second.csv"), csv(rows, columns()));
             Files.write(runDir.resolve("per-second-threads.csv"), threadCsv(rows));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the per-second files into " + runDir, e);
@@ -237,8 +271,13 @@ final class PerSecondSamples implements AutoCloseable {
         lines.add(String.format(Locale.ROOT, "per second (%d s sampled from the first submit; %s, %s)%s:", seconds.size(),
                 runDir.resolve("per-second.csv"), "per-second-threads.csv",
                 failure != null ? " (sampling stopped early: " + failure + ")" : ""));
-        lines.addAll(summary(rows, List.copyOf(pids.keySet()), SLOWEST_PRINTED));
+        lines.addAll(summary(rows, columns(), SLOWEST_PRINTED));
         return lines;
+    }
+
+    /** The CPU columns: each process, then the machine's states. */
+    private List<String> columns() {
+        return Stream.concat(pids.keySet().stream(), MACHINE_STATES.stream()).toList();
     }
 
     /** The sampled seconds and the orders by second of creation and of completion, from the first submit. */
@@ -272,12 +311,13 @@ final class PerSecondSamples implements AutoCloseable {
 
     static List<String> csv(List<Row> rows, Collection<String> processes) {
         List<String> lines = new ArrayList<>();
-        lines.add("second,created,completed,e2e_p50_ms,e2e_p99_ms,"
+        lines.add("second,created,completed,e2e_p50_ms,e2e_p99_ms,interval_ms,"
                 + processes.stream().map(p -> "cpu_ms_" + p.replace(' ', '_')).collect(Collectors.joining(",")) + ","
                 + DATABASE_COUNTERS.keySet().stream().map(c -> c.toLowerCase(Locale.ROOT)).collect(Collectors.joining(",")));
         for (Row row : rows) {
             StringBuilder line = new StringBuilder().append(row.index()).append(',').append(row.created()).append(',')
-                    .append(row.completed()).append(',').append(row.e2eP50Ms()).append(',').append(row.e2eP99Ms());
+                    .append(row.completed()).append(',').append(row.e2eP50Ms()).append(',').append(row.e2eP99Ms())
+                    .append(',').append(row.sample() == null ? "" : row.sample().intervalMs());
             for (String process : processes) {
                 line.append(',').append(row.sample() == null ? "" : row.sample().processCpuMs().get(process));
             }
@@ -316,7 +356,7 @@ final class PerSecondSamples implements AutoCloseable {
         StringBuilder header = new StringBuilder("  second  created  completed  p50 ms  p99 ms");
         DATABASE_COUNTERS.values().forEach(label -> header.append(String.format(Locale.ROOT, " %10s", label)));
         header.append("  | CPU ms:");
-        processes.forEach(p -> header.append(String.format(Locale.ROOT, " %9s", shortName(p))));
+        processes.forEach(p -> header.append(String.format(Locale.ROOT, " %10s", shortName(p))));
         lines.add(header.toString());
         lines.add(line("median", median(loaded, Row::created), median(loaded, Row::completed),
                 median(loaded, Row::e2eP50Ms), median(loaded, Row::e2eP99Ms),
@@ -351,7 +391,7 @@ final class PerSecondSamples implements AutoCloseable {
                 second, created, completed, p50, p99));
         database.forEach(value -> line.append(String.format(Locale.ROOT, " %10d", value)));
         line.append("  |        ");
-        cpu.forEach(ms -> line.append(String.format(Locale.ROOT, " %9d", ms)));
+        cpu.forEach(ms -> line.append(String.format(Locale.ROOT, " %10d", ms)));
         return line.toString();
     }
 
@@ -367,9 +407,9 @@ final class PerSecondSamples implements AutoCloseable {
         return Collections.unmodifiableMap(map);
     }
 
-    /** A process's column heading: its name without "-service". */
+    /** A CPU column's heading: a process's name without "-service", "all ..." for the machine's states. */
     private static String shortName(String process) {
-        return process.replace("-service", "").replace("load generator", "load gen");
+        return process.replace("-service", "").replace("load generator", "load gen").replace("machine ", "all ");
     }
 
     @Override

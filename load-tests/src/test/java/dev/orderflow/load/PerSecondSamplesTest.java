@@ -1,6 +1,8 @@
 package dev.orderflow.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,11 +43,12 @@ class PerSecondSamplesTest {
         assertThat(rows.get(2).sample()).as("not sampled").isNull();
 
         assertThat(PerSecondSamples.csv(rows, List.of("order-service", "load generator"))).containsExactly(
-                "second,created,completed,e2e_p50_ms,e2e_p99_ms,cpu_ms_order-service,cpu_ms_load_generator,"
-                        + "com_commit,innodb_row_lock_waits,innodb_row_lock_time,innodb_log_writes,innodb_data_fsyncs",
-                "0,2,1,100,600,10,5,300,1,4,30,60",
-                "1,2,2,100,2101,20,5,300,1,4,30,60",
-                "2,0,0,0,0,,,,,,,", "3,0,0,0,0,,,,,,,", "4,0,1,0,0,,,,,,,");
+                "second,created,completed,e2e_p50_ms,e2e_p99_ms,interval_ms,cpu_ms_order-service,cpu_ms_load_generator,"
+                        + "com_commit,innodb_row_lock_waits,innodb_row_lock_time,innodb_log_writes,innodb_data_fsyncs,"
+                        + "innodb_buffer_pool_pages_flushed",
+                "0,2,1,100,600,1000,10,5,300,1,4,30,60,7",
+                "1,2,2,100,2101,1000,20,5,300,1,4,30,60,7",
+                "2,0,0,0,0,,,,,,,,,", "3,0,0,0,0,,,,,,,,,", "4,0,1,0,0,,,,,,,,,");
     }
 
     @Test
@@ -59,14 +62,21 @@ class PerSecondSamplesTest {
 
         List<String> lines = PerSecondSamples.summary(rows, List.of("order-service", "load generator"), 2);
 
-        assertThat(lines.get(0)).startsWith("  second  created  completed  p50 ms  p99 ms").endsWith("    order  load gen");
+        assertThat(lines.get(0)).startsWith("  second  created  completed  p50 ms  p99 ms").endsWith("      order   load gen");
         assertThat(lines.get(1)).startsWith("  median      280        270      50     104        300          1          4"
-                + "         30         60").endsWith("       400         5");
+                + "         30         60          7").endsWith("        400          5");
         assertThat(lines.get(2)).as("the two slowest, in time order").startsWith("       8      280        270      50     108");
-        assertThat(lines.get(3)).startsWith("       9      280        270      50    1400").endsWith("       700         5");
+        assertThat(lines.get(3)).startsWith("       9      280        270      50    1400").endsWith("        700          5");
         assertThat(lines.get(4)).contains("most above their median");
         assertThat(lines.get(6)).isEqualTo("  9: order-service \"executor-thread-#\" +280, order-service \"GC Thread#\" +90, "
                 + "order-service \"vert.x-eventloo\" +5");
+    }
+
+    @Test
+    void theMachinesCpuLineGivesBusyIdleIowaitAndSteal() {
+        long[] ticks = PerSecondSamples.machineTicks("cpu  438171 5 136229 227156 2435 7 16948 31 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n");
+        assertThat(ticks).containsExactly(438_171 + 5 + 136_229 + 7 + 16_948, 227_156, 2_435, 31);
+        assertThatThrownBy(() -> PerSecondSamples.machineTicks("intr 1 2 3\n")).hasMessageContaining("cpu line");
     }
 
     @Test
@@ -101,24 +111,36 @@ class PerSecondSamplesTest {
             assertThat(lines.get(0)).startsWith("per second (3 s sampled from the first submit;").doesNotContain("stopped early");
             List<String> csv = Files.readAllLines(runDir.resolve("per-second.csv"));
             assertThat(csv).hasSize(4);
-            long commits = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[6])).sum();
+            long commits = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[11])).sum();
             assertThat(commits).as("this test's COMMITs after the first reading (and whatever else committed meanwhile)").isGreaterThanOrEqualTo(25);
-            long processMs = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[5])).sum();
+            long processMs = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[6])).sum();
             long spinnerMs = Files.readAllLines(runDir.resolve("per-second-threads.csv")).stream()
                     .filter(l -> l.contains(",this jvm,\"busy-spinner-#\","))
                     .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(',') + 1))).sum();
             assertThat(spinnerMs).as("the spinning thread's CPU, counted under its name with numbers stripped").isPositive();
             assertThat(processMs).as("the process counts all its threads").isGreaterThanOrEqualTo(spinnerMs);
+            assertThat(csv.get(0)).contains(",cpu_ms_machine_busy,cpu_ms_machine_idle,cpu_ms_machine_iowait,cpu_ms_machine_steal,");
+            // The machine's states add up to its cores' time over the interval (clock ticks of 10 ms each).
+            long cores = Files.readAllLines(Path.of("/proc/stat")).stream().filter(l -> l.matches("cpu\\d+ .*")).count();
+            csv.stream().skip(1).forEach(line -> {
+                String[] fields = line.split(",");
+                long intervalMs = Long.parseLong(fields[5]);
+                assertThat(intervalMs).isBetween(500L, 1_500L);
+                long machineMs = Long.parseLong(fields[7]) + Long.parseLong(fields[8]) + Long.parseLong(fields[9])
+                        + Long.parseLong(fields[10]);
+                assertThat(machineMs).isCloseTo(cores * intervalMs, within(cores * 50));
+                assertThat(Long.parseLong(fields[7])).as("busy: at least the spinning thread's share").isPositive();
+            });
         } finally {
             spinning.set(false);
         }
     }
 
     private static PerSecondSamples.Second second(int index, long orderServiceMs, Map<String, Long> threads) {
-        return new PerSecondSamples.Second(index, Map.of("order-service", orderServiceMs, "load generator", 5L),
+        return new PerSecondSamples.Second(index, 1_000, Map.of("order-service", orderServiceMs, "load generator", 5L),
                 Map.of("order-service", threads),
                 Map.of("Com_commit", 300L, "Innodb_row_lock_waits", 1L, "Innodb_row_lock_time", 4L,
-                        "Innodb_log_writes", 30L, "Innodb_data_fsyncs", 60L));
+                        "Innodb_log_writes", 30L, "Innodb_data_fsyncs", 60L, "Innodb_buffer_pool_pages_flushed", 7L));
     }
 
     private static PerSecondSamples.Row row(int index, long p99, PerSecondSamples.Second sample) {
