@@ -66,8 +66,9 @@ final class PerSecondSamples implements AutoCloseable {
     static final int SLOWEST_PRINTED = 5;
 
     /**
-     * What one second cost: the interval's length as sampled, CPU ms per process and per process and
-     * thread group, and the increments of {@link #DATABASE_COUNTERS} ({@code Innodb_row_lock_time} in ms).
+     * What one second cost: the interval's length as sampled, CPU ms per process (and, under the names of
+     * {@link #MACHINE_STATES}, the whole machine's by state) and per process and thread group, and the
+     * increments of {@link #DATABASE_COUNTERS} ({@code Innodb_row_lock_time} in ms).
      */
     record Second(int index, long intervalMs, Map<String, Long> processCpuMs,
             Map<String, Map<String, Long>> threadCpuMs, Map<String, Long> database) {
