@@ -7,9 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -90,7 +88,6 @@ final class PerSecondSamples implements AutoCloseable {
     private final List<Second> seconds = new CopyOnWriteArrayList<>();
     /** Thread names to their groups: the same few names come back every second. */
     private final Map<String, String> threadGroups = new HashMap<>();
-    private long startNanos;
     private long previousNanos;
     private Map<String, Long> previousProcessTicks;
     private long[] previousMachineTicks;
@@ -115,7 +112,6 @@ final class PerSecondSamples implements AutoCloseable {
 
     /** Starts sampling now: the first reading is the baseline of second 0. */
     void begin() {
-        startNanos = System.nanoTime();
         timer.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
     }
 
@@ -172,10 +168,11 @@ final class PerSecondSamples implements AutoCloseable {
                 });
                 Map<String, Long> database = new LinkedHashMap<>();
                 counters.forEach((name, value) -> database.put(name, value - previousDatabase.get(name)));
-                // The interval is a second give or take the sampler's own scheduling: the CPU figures are
-                // those of the interval, so that the machine's states add up to its cores times the interval.
-                seconds.add(new Second((int) Math.round((previousNanos - startNanos) / 1e9),
-                        Math.round((now - previousNanos) / 1e6), processCpu, threadCpu, database));
+                // At a fixed rate the n-th interval is second n (only this thread appends). Its length is a
+                // second give or take the sampler's own scheduling: the CPU figures are those of the interval,
+                // so that the machine's states add up to its cores times the interval.
+                seconds.add(new Second(seconds.size(), Math.round((now - previousNanos) / 1e6), processCpu, threadCpu,
+                        database));
             }
             previousNanos = now;
             previousProcessTicks = processTicks;
@@ -236,24 +233,7 @@ final class PerSecondSamples implements AutoCloseable {
     }
 
     private Map<String, Long> readDatabase() {
-        Map<String, Long> values = new LinkedHashMap<>();
-        try (Statement statement = database.createStatement(); ResultSet rows = statement.executeQuery(
-                "SHOW GLOBAL STATUS WHERE Variable_name IN ('" + String.join("', '", DATABASE_COUNTERS.keySet()) + "')")) {
-            Map<String, Long> read = new HashMap<>();
-            while (rows.next()) {
-                read.put(rows.getString(1).toLowerCase(Locale.ROOT), rows.getLong(2));
-            }
-            for (String counter : DATABASE_COUNTERS.keySet()) {
-                Long value = read.get(counter.toLowerCase(Locale.ROOT));
-                if (value == null) {
-                    throw new IllegalStateException("MariaDB has no status counter " + counter);
-                }
-                values.put(counter, value);
-            }
-            return values;
-        } catch (SQLException e) {
-            throw new IllegalStateException("Cannot read MariaDB's status counters", e);
-        }
+        return SuiteCounters.globalStatus(database, DATABASE_COUNTERS.keySet());
     }
 
     /**
@@ -294,7 +274,7 @@ final class PerSecondSamples implements AutoCloseable {
                     .add(Duration.between(timing.createdAt(), timing.completedAt()).toMillis());
             completedBySecond.merge(secondOf(timing.completedAt(), firstSubmit), 1, Integer::sum);
         }
-        Map<Integer, Second> sampled = seconds.stream().collect(Collectors.toMap(Second::index, s -> s, (a, b) -> a));
+        Map<Integer, Second> sampled = seconds.stream().collect(Collectors.toMap(Second::index, s -> s));
         int last = Stream.of(sampled.keySet(), e2eByCreated.keySet(), completedBySecond.keySet()).flatMap(Collection::stream)
                 .mapToInt(Integer::intValue).max().orElse(-1);
         List<Row> rows = new ArrayList<>();

@@ -6,7 +6,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -60,22 +64,14 @@ public final class SuiteCounters implements AutoCloseable {
     }
 
     public Reading read() {
-        long comCommit = 0;
-        long handlerCommit = 0;
-        try (Connection connection = DriverManager.getConnection(mariadbUrl, "root", "");
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(
-                        "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit', 'Handler_commit')")) {
-            while (rows.next()) {
-                if (rows.getString(1).equalsIgnoreCase("Com_commit")) {
-                    comCommit = rows.getLong(2);
-                } else {
-                    handlerCommit = rows.getLong(2);
-                }
-            }
+        Map<String, Long> status;
+        try (Connection connection = DriverManager.getConnection(mariadbUrl, "root", "")) {
+            status = globalStatus(connection, List.of("Com_commit", "Handler_commit"));
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot read MariaDB's status counters", e);
+            throw new IllegalStateException("Cannot connect to MariaDB to read its status counters", e);
         }
+        long comCommit = status.get("Com_commit");
+        long handlerCommit = status.get("Handler_commit");
         try {
             long puts = 0;
             for (Map<String, String> stats : brokerRuntimeStats()) {
@@ -94,6 +90,31 @@ public final class SuiteCounters implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("Cannot read the broker's counters", e);
         }
+    }
+
+    /**
+     * MariaDB's global status counters by the names asked for, in their order; a name MariaDB does not
+     * have is refused rather than read as 0.
+     */
+    static Map<String, Long> globalStatus(Connection connection, Collection<String> names) {
+        Map<String, Long> read = new HashMap<>();
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
+                "SHOW GLOBAL STATUS WHERE Variable_name IN ('" + String.join("', '", names) + "')")) {
+            while (rows.next()) {
+                read.put(rows.getString(1).toLowerCase(Locale.ROOT), rows.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read MariaDB's status counters", e);
+        }
+        Map<String, Long> values = new LinkedHashMap<>();
+        for (String name : names) {
+            Long value = read.get(name.toLowerCase(Locale.ROOT));
+            if (value == null) {
+                throw new IllegalStateException("MariaDB has no status counter " + name);
+            }
+            values.put(name, value);
+        }
+        return values;
     }
 
     public StoreReads storeReads() {
