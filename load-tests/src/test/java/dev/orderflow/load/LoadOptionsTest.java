@@ -24,10 +24,10 @@ class LoadOptionsTest {
     @Test
     void servicesAndBrokerRunC1OnlyUnlessC2IsAsked() {
         assertThat(LoadOptions.parse().serviceJvmOptions())
-                .containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+                .containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:MetaspaceSize=64m");
         assertThat(LoadOptions.parse("--jit", "c2", "--jvm-options", "-Xmx128m -Dx=y broker:-Xmx192m")
                 .serviceJvmOptions())
-                .containsExactly("-XX:+UseSerialGC", "broker:-XX:TieredStopAtLevel=4", "-Xmx128m", "-Dx=y",
+                .containsExactly("-XX:+UseSerialGC", "-XX:MetaspaceSize=64m", "broker:-XX:TieredStopAtLevel=4", "-Xmx128m", "-Dx=y",
                         "broker:-Xmx192m");
     }
 
