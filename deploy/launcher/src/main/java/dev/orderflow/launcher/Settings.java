@@ -56,8 +56,9 @@ public record Settings(
      * benchmark starts them the same way): five services and a broker share a small machine, where
      * C2's compilations cost more CPU than they save (docs/performance.md, steps 8 and 9). A service's
      * classes take 40-52 MB of metaspace; at the JVM's default first threshold (about 21 MB) loading
-     * them cost two full collections on the main thread at every start, 26-42 ms each alone and up to
-     * 270 ms while the five start together (step 26): with a 64 MB threshold there are none. Each
+     * them cost two full collections at every start, each stopping every thread (start-up included)
+     * for 26-42 ms alone and up to 270 ms while the five start together (step 26): with a 64 MB
+     * threshold there are none. Each
      * service's heap is its {@link ServiceSpec#maxHeap()}, given before these.
      */
     public static final String DEFAULT_SERVICE_JVM_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:MetaspaceSize=64m";
