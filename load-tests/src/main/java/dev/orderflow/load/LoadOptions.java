@@ -31,6 +31,10 @@ import dev.orderflow.launcher.Settings;
  * kernel;</li>
  * <li>{@code --warmup N}: place N orders first and wait until they are COMPLETED, in the same
  * suite, before the measured load (default 0): the measured phase then runs on warmed JITs;</li>
+ * <li>{@code --warmup-seconds S}: open loop only: after that warm-up, place orders at the measured
+ * rate for S seconds and go straight on into the measured phase, without waiting for them to
+ * complete (default 0): the figures are then those of a suite that has run at the rate, not of one
+ * starting from idle;</li>
  * <li>{@code --skus N}: orders draw their one to three lines from N SKUs (default 50, the
  * reference's load shape; at least 3);</li>
  * <li>{@code --jit c1|c2}: the services and the broker run C1 only (default, as the local launcher
@@ -53,12 +57,12 @@ import dev.orderflow.launcher.Settings;
  * </ul>
  */
 public record LoadOptions(int orders, int clients, Optional<Double> rate, Duration duration, Duration completionTimeout,
-        Duration ceilingDuration, List<String> jfrProcesses, List<String> asyncProfileProcesses, int warmupOrders, int skus, String jit,
-        List<String> extraJvmOptions, boolean startupAlone, boolean perSecond, String label, Path results) {
+        Duration ceilingDuration, List<String> jfrProcesses, List<String> asyncProfileProcesses, int warmupOrders, Duration warmupDuration, int skus,
+        String jit, List<String> extraJvmOptions, boolean startupAlone, boolean perSecond, String label, Path results) {
 
     public static final String USAGE = "usage: LoadRun [--orders N] [--clients C] | [--rate R --duration S [--clients C]]"
-            + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE,...|all] [--async-profile SERVICE,...|all] [--warmup N] [--skus N]"
-            + " [--jit c1|c2] [--jvm-options \"OPTS\"] [--startup-alone true|false] [--per-second true|false] [--label TEXT]"
+            + " [--completion-timeout S] [--ceiling-seconds S] [--jfr SERVICE,...|all] [--async-profile SERVICE,...|all] [--warmup N]"
+            + " [--warmup-seconds S] [--skus N] [--jit c1|c2] [--jvm-options \"OPTS\"] [--startup-alone true|false] [--per-second true|false] [--label TEXT]"
             + " [--results FILE]";
 
     /** What {@code --jfr all} and {@code --async-profile all} name: every service and the broker. */
@@ -87,6 +91,11 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         return options;
     }
 
+    /** The orders of the open loop's warm-up at the rate ({@code --warmup-seconds}): R × S, or 0. */
+    public int warmupOrdersAtRate() {
+        return rate.map(r -> (int) Math.round(r * warmupDuration.toMillis() / 1000.0)).orElse(0);
+    }
+
     /** The number of orders the run places: N, or R × S in the open loop. */
     public int plannedOrders() {
         return rate.map(r -> (int) Math.round(r * duration.toMillis() / 1000.0)).orElse(orders);
@@ -102,6 +111,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         List<String> jfrProcesses = List.of();
         List<String> asyncProfileProcesses = List.of();
         int warmupOrders = 0;
+        Duration warmupDuration = Duration.ZERO;
         int skus = 50;
         String jit = "c1";
         boolean startupAlone = false;
@@ -135,6 +145,12 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
                         throw new IllegalArgumentException("--warmup must not be negative, was " + value);
                     }
                 }
+                case "--warmup-seconds" -> {
+                    warmupDuration = Duration.ofSeconds(Integer.parseInt(value));
+                    if (warmupDuration.isNegative()) {
+                        throw new IllegalArgumentException("--warmup-seconds must not be negative, was " + value);
+                    }
+                }
                 case "--skus" -> {
                     skus = Integer.parseInt(value);
                     if (skus < 3) {
@@ -161,12 +177,17 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         if ((rate == null) != (duration == null)) {
             throw new IllegalArgumentException("The open loop needs both --rate and --duration\n" + USAGE);
         }
+        if (rate == null && !warmupDuration.isZero()) {
+            throw new IllegalArgumentException("--warmup-seconds warms up at the open loop's rate: it needs --rate and"
+                    + " --duration\n" + USAGE);
+        }
         if (label == null) {
             label = rate == null ? "closed n=" + orders + " c=" + clients
                     : "open " + rate + "/s x " + duration.toSeconds() + " s";
         }
         return new LoadOptions(orders, clients, Optional.ofNullable(rate), duration == null ? Duration.ZERO : duration,
-                completionTimeout, ceilingDuration, jfrProcesses, asyncProfileProcesses, warmupOrders, skus, jit, extraJvmOptions, startupAlone, perSecond, label, results);
+                completionTimeout, ceilingDuration, jfrProcesses, asyncProfileProcesses, warmupOrders, warmupDuration, skus, jit,
+                extraJvmOptions, startupAlone, perSecond, label, results);
     }
 
     private static List<String> processes(String option, String value) {

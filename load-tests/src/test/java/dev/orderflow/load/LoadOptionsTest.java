@@ -67,6 +67,18 @@ class LoadOptionsTest {
     }
 
     @Test
+    void warmsUpAtTheRateOnlyInTheOpenLoop() {
+        LoadOptions options = LoadOptions.parse("--rate", "210", "--duration", "90", "--warmup-seconds", "30");
+        assertThat(options.warmupOrdersAtRate()).isEqualTo(6300);
+        assertThat(options.plannedOrders()).as("the warm-up's orders are not the measured ones").isEqualTo(18900);
+        assertThat(LoadOptions.parse("--rate", "210", "--duration", "90").warmupOrdersAtRate()).isZero();
+        assertThatThrownBy(() -> LoadOptions.parse("--orders", "500", "--warmup-seconds", "30"))
+                .hasMessageContaining("--warmup-seconds warms up at the open loop's rate");
+        assertThatThrownBy(() -> LoadOptions.parse("--rate", "210", "--duration", "90", "--warmup-seconds", "-1"))
+                .hasMessageContaining("--warmup-seconds must not be negative");
+    }
+
+    @Test
     void openLoopPlansRateTimesDuration() {
         LoadOptions options = LoadOptions.parse("--rate", "150", "--duration", "20", "--clients", "64");
         assertThat(options.openLoop()).isTrue();
