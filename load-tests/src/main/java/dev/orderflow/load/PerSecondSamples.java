@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  * next to what the machine did when they were created. One thread samples every second from the first
  * submit until every order is COMPLETED: each process's CPU ({@code /proc/<pid>/stat}), its threads'
  * ({@code /proc/<pid>/task/<tid>/stat}, grouped by name with the numbers stripped, as
- * {@link ProfileSummary#threadGroup} does), and MariaDB's status counters {@link #DATABASE_COUNTERS}.
+ * {@link ProfileSummary#threadGroup} does), the rest of the machine's processes together
+ * ({@link #OTHER_PROCESSES}), and MariaDB's status counters {@link #DATABASE_COUNTERS}.
  * After the run the orders are added: how many were created and completed in each second, and the
  * end-to-end (completedAt − createdAt) p50 / p99 of those created in it.
  *
@@ -59,6 +60,14 @@ final class PerSecondSamples implements AutoCloseable {
      * whether the cores were idle, waiting for the disk, or taken by the hypervisor (steal).
      */
     static final List<String> MACHINE_STATES = List.of("machine busy", "machine idle", "machine iowait", "machine steal");
+
+    /**
+     * Every process of the machine outside the suite, the kernel's threads among them, as one more
+     * process whose "thread groups" are those processes by command name (numbers stripped): the seconds
+     * in which the machine was busy beyond the suite's processes, and what it ran then. Step 27 found
+     * 200-500 ms of such CPU in one to three seconds of each run, most of them among its slowest.
+     */
+    static final String OTHER_PROCESSES = "other processes";
 
     /** The slowest seconds printed. */
     static final int SLOWEST_PRINTED = 5;
@@ -143,15 +152,16 @@ final class PerSecondSamples implements AutoCloseable {
                 threadTicks.put(process, ticks);
                 threadNames.put(process, names);
             });
+            Map<Long, Long> otherTicks = new HashMap<>();
+            Map<Long, String> otherNames = new HashMap<>();
+            readOtherProcesses(otherTicks, otherNames);
+            threadTicks.put(OTHER_PROCESSES, otherTicks);
+            threadNames.put(OTHER_PROCESSES, otherNames);
             Map<String, Long> counters = readDatabase();
             if (previousProcessTicks != null) {
                 Map<String, Long> processCpu = new LinkedHashMap<>();
                 processTicks.forEach((process, ticks) -> processCpu.put(process,
                         (ticks - previousProcessTicks.get(process)) * MS_PER_TICK));
-                for (int state = 0; state < MACHINE_STATES.size(); state++) {
-                    processCpu.put(MACHINE_STATES.get(state),
-                            (machineTicks[state] - previousMachineTicks[state]) * MS_PER_TICK);
-                }
                 Map<String, Map<String, Long>> threadCpu = new LinkedHashMap<>();
                 threadTicks.forEach((process, ticks) -> {
                     Map<Long, Long> before = previousThreadTicks.get(process);
@@ -166,6 +176,12 @@ final class PerSecondSamples implements AutoCloseable {
                     });
                     threadCpu.put(process, groups);
                 });
+                processCpu.put(OTHER_PROCESSES, threadCpu.get(OTHER_PROCESSES).values().stream()
+                        .mapToLong(Long::longValue).sum());
+                for (int state = 0; state < MACHINE_STATES.size(); state++) {
+                    processCpu.put(MACHINE_STATES.get(state),
+                            (machineTicks[state] - previousMachineTicks[state]) * MS_PER_TICK);
+                }
                 Map<String, Long> database = new LinkedHashMap<>();
                 counters.forEach((name, value) -> database.put(name, value - previousDatabase.get(name)));
                 // At a fixed rate the n-th interval is second n (only this thread appends). Its length is a
@@ -224,6 +240,38 @@ final class PerSecondSamples implements AutoCloseable {
         }
     }
 
+    /**
+     * Every process outside the suite ({@code /proc/<pid>/stat}): its CPU ticks and command name by pid.
+     * As with threads, a process started within the second counts all its time, one that ended in it is
+     * lost.
+     */
+    private void readOtherProcesses(Map<Long, Long> ticks, Map<Long, String> names) {
+        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            processes.forEach(process -> {
+                String name = process.getFileName().toString();
+                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
+                    return; // not a process: /proc/stat, /proc/self, ...
+                }
+                long pid = Long.parseLong(name);
+                if (pids.containsValue(pid)) {
+                    return;
+                }
+                String stat;
+                try {
+                    stat = Files.readString(process.resolve("stat"));
+                } catch (NoSuchFileException e) {
+                    return; // the process ended between the listing and the read
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                ticks.put(pid, ProcessUsage.cpuTicks(stat));
+                names.put(pid, ProcessUsage.commandName(stat));
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list the machine's processes", e);
+        }
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);
@@ -256,9 +304,10 @@ final class PerSecondSamples implements AutoCloseable {
         return lines;
     }
 
-    /** The CPU columns: each process, then the machine's states. */
+    /** The CPU columns: each process, the other processes, then the machine's states. */
     private List<String> columns() {
-        return Stream.concat(pids.keySet().stream(), MACHINE_STATES.stream()).toList();
+        return Stream.of(pids.keySet().stream(), Stream.of(OTHER_PROCESSES), MACHINE_STATES.stream())
+                .flatMap(s -> s).toList();
     }
 
     /** The sampled seconds and the orders by second of creation and of completion, from the first submit. */
@@ -390,7 +439,8 @@ final class PerSecondSamples implements AutoCloseable {
 
     /** A CPU column's heading: a process's name without "-service", "all ..." for the machine's states. */
     private static String shortName(String process) {
-        return process.replace("-service", "").replace("load generator", "load gen").replace("machine ", "all ");
+        return process.replace("-service", "").replace("load generator", "load gen").replace(OTHER_PROCESSES, "others")
+                .replace("machine ", "all ");
     }
 
     @Override

@@ -80,7 +80,7 @@ class PerSecondSamplesTest {
     }
 
     @Test
-    void samplesThisJvmsThreadsAndMariadbsCountersEverySecond(@TempDir Path runDir) throws Exception {
+    void samplesThisJvmsThreadsTheOtherProcessesAndMariadbsCountersEverySecond(@TempDir Path runDir) throws Exception {
         AtomicBoolean spinning = new AtomicBoolean(true);
         Thread spinner = new Thread(() -> {
             long x = 0;
@@ -88,6 +88,8 @@ class PerSecondSamplesTest {
                 x = BusyLoop.spin(x);
             }
         }, "busy-spinner-7");
+        // A process outside the sampled ones, busy for the whole test: the machine's other processes.
+        Process outsider = new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try (PerSecondSamples samples = PerSecondSamples.connect(Map.of("this jvm", ProcessHandle.current().pid()),
                 "127.0.0.1", 3306); Connection connection = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:3306/", "root", "")) {
             samples.begin();
@@ -111,7 +113,7 @@ class PerSecondSamplesTest {
             assertThat(lines.get(0)).startsWith("per second (3 s sampled from the first submit;").doesNotContain("stopped early");
             List<String> csv = Files.readAllLines(runDir.resolve("per-second.csv"));
             assertThat(csv).hasSize(4);
-            long commits = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[11])).sum();
+            long commits = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[12])).sum();
             assertThat(commits).as("this test's COMMITs after the first reading (and whatever else committed meanwhile)").isGreaterThanOrEqualTo(25);
             long processMs = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[6])).sum();
             long spinnerMs = Files.readAllLines(runDir.resolve("per-second-threads.csv")).stream()
@@ -119,20 +121,27 @@ class PerSecondSamplesTest {
                     .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(',') + 1))).sum();
             assertThat(spinnerMs).as("the spinning thread's CPU, counted under its name with numbers stripped").isPositive();
             assertThat(processMs).as("the process counts all its threads").isGreaterThanOrEqualTo(spinnerMs);
-            assertThat(csv.get(0)).contains(",cpu_ms_machine_busy,cpu_ms_machine_idle,cpu_ms_machine_iowait,cpu_ms_machine_steal,");
+            long outsiderMs = Files.readAllLines(runDir.resolve("per-second-threads.csv")).stream()
+                    .filter(l -> l.contains(",other processes,\"yes\","))
+                    .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(',') + 1))).sum();
+            long otherMs = csv.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[7])).sum();
+            assertThat(outsiderMs).as("the busy process outside the suite, under its command name").isPositive();
+            assertThat(otherMs).as("the other processes count it").isGreaterThanOrEqualTo(outsiderMs);
+            assertThat(csv.get(0)).contains(",cpu_ms_this_jvm,cpu_ms_other_processes,cpu_ms_machine_busy,cpu_ms_machine_idle,cpu_ms_machine_iowait,cpu_ms_machine_steal,");
             // The machine's states add up to its cores' time over the interval (clock ticks of 10 ms each).
             long cores = Files.readAllLines(Path.of("/proc/stat")).stream().filter(l -> l.matches("cpu\\d+ .*")).count();
             csv.stream().skip(1).forEach(line -> {
                 String[] fields = line.split(",");
                 long intervalMs = Long.parseLong(fields[5]);
                 assertThat(intervalMs).isBetween(500L, 1_500L);
-                long machineMs = Long.parseLong(fields[7]) + Long.parseLong(fields[8]) + Long.parseLong(fields[9])
-                        + Long.parseLong(fields[10]);
+                long machineMs = Long.parseLong(fields[8]) + Long.parseLong(fields[9]) + Long.parseLong(fields[10])
+                        + Long.parseLong(fields[11]);
                 assertThat(machineMs).isCloseTo(cores * intervalMs, within(cores * 50));
-                assertThat(Long.parseLong(fields[7])).as("busy: at least the spinning thread's share").isPositive();
+                assertThat(Long.parseLong(fields[8])).as("busy: at least the spinning thread's share").isPositive();
             });
         } finally {
             spinning.set(false);
+            outsider.destroyForcibly().waitFor();
         }
     }
 
