@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -116,9 +117,15 @@ public final class BrokerMain {
 
     /** A port P with P-2 and P+1 free too: the broker listens on all three. */
     public static int freeBrokerPort() {
+        return freeBrokerPort(Set.of());
+    }
+
+    /** {@link #freeBrokerPort()} whose three ports are none of {@code taken} (see {@link Ports#freePort(Set)}). */
+    public static int freeBrokerPort(Set<Integer> taken) {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int port = Ports.freePort();
-            if (port > 2 && Ports.isFree(port - 2) && Ports.isFree(port + 1)) {
+            int port = Ports.freePort(taken);
+            if (port > 2 && !taken.contains(port - 2) && !taken.contains(port + 1) && Ports.isFree(port - 2)
+                    && Ports.isFree(port + 1)) {
                 return port;
             }
         }

@@ -13,9 +13,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import dev.orderflow.consumer.testing.DatabaseLink;
@@ -78,6 +80,12 @@ public final class FaultSuite implements AutoCloseable {
     private final List<ServiceProcess> started = new ArrayList<>();
     /** Processes a fault killed or stopped: their exit is no failure. */
     private final List<ServiceProcess> stoppedByFault = new ArrayList<>();
+    /**
+     * Every port chosen for this suite, bound or not yet: a port is chosen free, and two choices made
+     * before either process binds could otherwise be the same (a service once failed to start with
+     * "Port ... seems to be in use").
+     */
+    private final Set<Integer> chosenPorts = new HashSet<>();
     private final int nameServerPort;
     private final int brokerPort;
     private final int brokerReadyPort;
@@ -102,11 +110,12 @@ public final class FaultSuite implements AutoCloseable {
         this.out = out;
         this.marker = "-Dorderflow.fault.service-of=" + runDir;
         for (ServiceSpec spec : ServiceSpec.SUITE) {
-            specs.put(spec.name(), spec.withPort(Ports.freePort()).withDatabasePrefix(databasePrefix));
+            specs.put(spec.name(), spec.withPort(choosePort()).withDatabasePrefix(databasePrefix));
         }
-        this.nameServerPort = Ports.freePort();
-        this.brokerPort = BrokerMain.freeBrokerPort();
-        this.brokerReadyPort = Ports.freePort();
+        this.nameServerPort = choosePort();
+        this.brokerPort = BrokerMain.freeBrokerPort(chosenPorts);
+        chosenPorts.addAll(List.of(brokerPort - 2, brokerPort, brokerPort + 1));
+        this.brokerReadyPort = choosePort();
         try {
             this.databaseLink = relayDatabase ? new DatabaseLink(mariadbHost, mariadbPort) : null;
         } catch (IOException e) {
@@ -235,9 +244,16 @@ public final class FaultSuite implements AutoCloseable {
         return instance;
     }
 
+    /** A free port that no process of this suite was given before (see {@link #chosenPorts}). */
+    private synchronized int choosePort() {
+        int port = Ports.freePort(chosenPorts);
+        chosenPorts.add(port);
+        return port;
+    }
+
     /** Another instance of {@code service} (same group, same database) on a free port, ready. */
     public ServiceProcess startSecondInstance(String service) {
-        ServiceProcess instance = startInstance(service, Ports.freePort(), true);
+        ServiceProcess instance = startInstance(service, choosePort(), true);
         instance.awaitReady(System.nanoTime() + READY_TIMEOUT.toNanos());
         return instance;
     }

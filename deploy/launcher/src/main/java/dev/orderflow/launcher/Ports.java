@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Port probes: which ports are free to bind and which ones answer. */
@@ -45,6 +46,15 @@ public final class Ports {
      * number as its source port (seen: "Port ... seems to be in use" at a service's start).
      */
     public static int freePort() {
+        return freePort(Set.of());
+    }
+
+    /**
+     * {@link #freePort()} that is none of {@code taken}: the ports already chosen for processes that
+     * have not bound them yet. A suite that chooses all its ports before starting anything would
+     * otherwise now and then give one port to two processes, and the later one fails to start.
+     */
+    public static int freePort(Set<Integer> taken) {
         int[] range = ephemeralRange();
         int low = 10_000;
         int high = Math.min(range[0], 65_536);
@@ -52,7 +62,7 @@ public final class Ports {
             ThreadLocalRandom random = ThreadLocalRandom.current();
             for (int attempt = 0; attempt < 200; attempt++) {
                 int port = low + random.nextInt(high - low);
-                if (isFree(port)) {
+                if (!taken.contains(port) && isFree(port)) {
                     return port;
                 }
             }
