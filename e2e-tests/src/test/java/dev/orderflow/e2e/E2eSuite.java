@@ -39,10 +39,11 @@ import dev.orderflow.launcher.Settings;
 final class E2eSuite implements AutoCloseable {
 
     /**
-     * Small heaps (five JVMs share the machine), shorter intervals where the services allow them:
-     * the client's first rebalance after a subscription change, the SMS dispatcher's sweep.
+     * Small heaps (five JVMs share the machine), no metaspace full collections while starting (as the
+     * launcher's services, docs/performance.md step 26), shorter intervals where the services allow
+     * them: the client's first rebalance after a subscription change, the SMS dispatcher's sweep.
      */
-    static final String DEFAULT_SERVICE_JVM_OPTIONS = "-Xmx128m -XX:+UseSerialGC"
+    static final String DEFAULT_SERVICE_JVM_OPTIONS = "-Xmx128m -XX:+UseSerialGC -XX:MetaspaceSize=64m"
             + " -Drocketmq.client.rebalance.waitInterval=2000"
             + " -Dsms-service.dispatch.sweep-interval=PT1S";
 
