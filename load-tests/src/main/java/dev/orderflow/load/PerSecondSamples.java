@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -221,23 +222,7 @@ final class PerSecondSamples implements AutoCloseable {
     }
 
     private static void readThreads(long pid, Map<Long, Long> ticks, Map<Long, String> names) {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            tasks.forEach(task -> {
-                String stat;
-                try {
-                    stat = Files.readString(task.resolve("stat"));
-                } catch (NoSuchFileException e) {
-                    return; // the thread ended between the listing and the read
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                long tid = Long.parseLong(task.getFileName().toString());
-                ticks.put(tid, ProcessUsage.cpuTicks(stat));
-                names.put(tid, ProcessUsage.commandName(stat));
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the threads of process " + pid, e);
-        }
+        readStats(Path.of("/proc", Long.toString(pid), "task"), tid -> true, ticks, names);
     }
 
     /**
@@ -246,29 +231,38 @@ final class PerSecondSamples implements AutoCloseable {
      * lost.
      */
     private void readOtherProcesses(Map<Long, Long> ticks, Map<Long, String> names) {
-        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
-            processes.forEach(process -> {
-                String name = process.getFileName().toString();
+        readStats(Path.of("/proc"), pid -> !pids.containsValue(pid), ticks, names);
+    }
+
+    /**
+     * The CPU ticks and command names of the numbered entries of {@code folder} ({@code /proc} or a
+     * process's {@code task} folder) that {@code wanted} accepts, by number; an entry that ends between the
+     * listing and the read is left out.
+     */
+    private static void readStats(Path folder, LongPredicate wanted, Map<Long, Long> ticks, Map<Long, String> names) {
+        try (Stream<Path> entries = Files.list(folder)) {
+            entries.forEach(entry -> {
+                String name = entry.getFileName().toString();
                 if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
-                    return; // not a process: /proc/stat, /proc/self, ...
+                    return; // not numbered: /proc/stat, /proc/self, ...
                 }
-                long pid = Long.parseLong(name);
-                if (pids.containsValue(pid)) {
+                long id = Long.parseLong(name);
+                if (!wanted.test(id)) {
                     return;
                 }
                 String stat;
                 try {
-                    stat = Files.readString(process.resolve("stat"));
+                    stat = Files.readString(entry.resolve("stat"));
                 } catch (NoSuchFileException e) {
-                    return; // the process ended between the listing and the read
+                    return;
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-                ticks.put(pid, ProcessUsage.cpuTicks(stat));
-                names.put(pid, ProcessUsage.commandName(stat));
+                ticks.put(id, ProcessUsage.cpuTicks(stat));
+                names.put(id, ProcessUsage.commandName(stat));
             });
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the machine's processes", e);
+            throw new UncheckedIOException("Cannot list " + folder, e);
         }
     }
 
