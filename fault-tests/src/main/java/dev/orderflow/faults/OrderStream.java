@@ -257,6 +257,11 @@ public final class OrderStream implements AutoCloseable {
         return accepted.size();
     }
 
+    /** Orders whose POST has ended: accepted, refused or unanswered. */
+    public int finishedCount() {
+        return acceptedCount() + refused() + unanswered();
+    }
+
     public Map<String, AcceptedOrder> accepted() {
         return Map.copyOf(accepted);
     }

@@ -175,7 +175,7 @@ public final class LoadRun {
             }
             try {
                 await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
-                        .until(() -> stream.acceptedCount() + stream.refused() + stream.unanswered() >= planned);
+                        .until(() -> stream.finishedCount() >= planned);
             } catch (ConditionTimeoutException e) {
                 // Measured all the same: the orders never sent count as failed.
                 out.printf("load: not every order was sent within %s%n", options.completionTimeout());
@@ -280,7 +280,7 @@ public final class LoadRun {
                 options.warmupOrders(), Duration.ZERO, 0)) {
             warmup.start();
             await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
-                    .until(() -> warmup.acceptedCount() + warmup.refused() + warmup.unanswered() >= options.warmupOrders());
+                    .until(() -> warmup.finishedCount() >= options.warmupOrders());
             warmup.stop();
             int accepted = warmup.acceptedCount();
             await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(500))
@@ -316,7 +316,7 @@ public final class LoadRun {
             return Set.of();
         }
         await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
-                .until(() -> atRate.acceptedCount() + atRate.refused() + atRate.unanswered() >= options.warmupOrdersAtRate());
+                .until(() -> atRate.finishedCount() >= options.warmupOrdersAtRate());
         atRate.stop();
         return Set.copyOf(atRate.accepted().keySet());
     }

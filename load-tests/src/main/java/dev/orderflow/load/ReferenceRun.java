@@ -349,7 +349,7 @@ public final class ReferenceRun implements AutoCloseable {
         stream.start();
         try {
             await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
-                    .until(() -> stream.acceptedCount() + stream.refused() + stream.unanswered() >= planned);
+                    .until(() -> stream.finishedCount() >= planned);
         } catch (ConditionTimeoutException e) {
             out.printf("reference: not every order was sent within %s (%d requests in flight)%n",
                     options.completionTimeout(), stream.inFlight());
