@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -36,6 +37,7 @@ import io.quarkus.test.junit.QuarkusTest;
 class SmsOutboxClaimTest {
 
     private static final int ROWS = 20;
+    private static final int FILLER_ROWS = 5000;
 
     private final FakeSmsGateway gateway = FakeSmsGateway.running();
 
@@ -102,6 +104,51 @@ class SmsOutboxClaimTest {
         keys.forEach(key -> awaitStatus(key, "SENT"));
         assertThat(gateway.callsTo(phone)).extracting(Call::idempotencyKey)
                 .containsExactlyInAnyOrderElementsOf(keys.stream().filter(key -> !sentKeys.contains(key)).toList());
+    }
+
+    /**
+     * Recording a round's sent texts reads those rows, not the outbox: with {@value #FILLER_ROWS} other
+     * rows in the table, the server reads far fewer rows in a full scan than the table holds (a
+     * statement that found its rows by claim token alone, which has no index, read every one, each
+     * round: step 28 of docs/performance.md). The claims are made by the test, on rows not due for an
+     * hour, so that the application's dispatcher leaves them alone.
+     */
+    @Test
+    void recordingSentTextsReadsTheirRowsNotTheWholeOutbox() {
+        String prefix = newOrderId();
+        CommittedState.execute("insert into sms_outbox (business_key, order_id, event_type, phone, text, status,"
+                + " attempts, next_attempt_at, created_at, updated_at, sent_at) select concat(?, '-', seq, ':create'),"
+                + " concat(?, '-', seq), 'CREATE', '+15550000000', 'sent long ago', 'SENT', 1, utc_timestamp(3),"
+                + " utc_timestamp(3), utc_timestamp(3), utc_timestamp(3) from seq_1_to_" + FILLER_ROWS, prefix, prefix);
+        String phone = newPhone();
+        List<ClaimedSms> claims = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String orderId = newOrderId();
+            String key = orderId + ":create";
+            String token = UUID.randomUUID().toString();
+            CommittedState.execute("insert into sms_outbox (business_key, order_id, event_type, phone, text, status,"
+                    + " attempts, next_attempt_at, claim_token, created_at, updated_at) values (?, ?, 'CREATE', ?,"
+                    + " 'claimed', 'PENDING', 1, utc_timestamp(3) + interval 1 hour, ?, utc_timestamp(3),"
+                    + " utc_timestamp(3))", key, orderId, phone, token);
+            long id = CommittedState.number("select id from sms_outbox where business_key = ?", key);
+            claims.add(new ClaimedSms(id, token, key, phone, "claimed", 1));
+        }
+
+        long scannedBefore = rowsReadInFullScans();
+        int recorded = outbox.markSent(claims);
+        long scanned = rowsReadInFullScans() - scannedBefore;
+
+        assertThat(recorded).isEqualTo(claims.size());
+        claims.forEach(claim -> assertThat(SmsDatabase.outboxRow(claim.businessKey()).status()).isEqualTo("SENT"));
+        // Reading the status variables is a full scan of a few hundred rows itself; the whole outbox is more
+        // than FILLER_ROWS.
+        assertThat(scanned).as("rows read in full scans while recording").isLessThan(FILLER_ROWS / 2);
+    }
+
+    /** MariaDB's count of rows read in full scans, server-wide (Handler_read_rnd_next). */
+    private static long rowsReadInFullScans() {
+        return CommittedState.number("select cast(variable_value as unsigned) from information_schema.global_status"
+                + " where variable_name = 'HANDLER_READ_RND_NEXT'");
     }
 
     /** {@value #ROWS} PENDING rows due now, inserted in one statement (due at the same moment for every dispatcher). */

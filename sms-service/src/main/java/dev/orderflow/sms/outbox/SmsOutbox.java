@@ -140,13 +140,16 @@ public class SmsOutbox {
             return 0;
         }
         Instant now = now();
-        List<Object> parameters = new ArrayList<>(claims.size() + 3);
+        List<Object> parameters = new ArrayList<>(claims.size() * 2 + 3);
         parameters.addAll(List.of(SmsStatus.SENT, now, now));
+        claims.forEach(claim -> parameters.add(claim.id()));
         claims.forEach(claim -> parameters.add(claim.claimToken()));
-        // Claim tokens are unique per claim: matching the token alone is matching (row, claim).
+        // Claim tokens are unique per claim, so a row matches only its own claim's token: the ids
+        // add no condition, they let the statement find the rows by primary key. claim_token has no
+        // index; by the token alone every round read the whole table (docs/performance.md, step 28).
         return BatchSql.update(dataSource, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
-                + " last_error = null, claim_token = null where claim_token in ("
-                + BatchSql.parameters(claims.size()) + ")", parameters);
+                + " last_error = null, claim_token = null where id in (" + BatchSql.parameters(claims.size())
+                + ") and claim_token in (" + BatchSql.parameters(claims.size()) + ")", parameters);
     }
 
     /** A transient failure: PENDING again, due at {@code retryAt}. @return false when the claim had been lost */
