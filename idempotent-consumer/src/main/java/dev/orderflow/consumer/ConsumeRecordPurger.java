@@ -2,9 +2,6 @@ package dev.orderflow.consumer;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -15,7 +12,6 @@ import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.sql.BatchSql;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -23,7 +19,7 @@ import io.quarkus.runtime.StartupEvent;
  * Deletes consume_record rows (and {@link CancelBeforeCreateGuard}'s order_event_progress rows)
  * older than {@link IdempotentConsumerConfig#retention()}, one small batch per transaction so the
  * purge never holds many locks. Runs by itself every {@link IdempotentConsumerConfig#purgeInterval()}
- * from boot (one daemon thread), so no service has to schedule it.
+ * from boot ({@link RetentionPurge}), so no service has to schedule it.
  */
 @ApplicationScoped
 public class ConsumeRecordPurger {
@@ -32,7 +28,7 @@ public class ConsumeRecordPurger {
 
     private final DataSource dataSource;
     private final IdempotentConsumerConfig config;
-    private ScheduledExecutorService timer;
+    private RetentionPurge timer;
 
     @Inject
     public ConsumeRecordPurger(DataSource dataSource, IdempotentConsumerConfig config) {
@@ -41,30 +37,12 @@ public class ConsumeRecordPurger {
     }
 
     void start(@Observes StartupEvent event) {
-        long interval = config.purgeInterval().toMillis();
-        if (interval <= 0) {
-            return;
-        }
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "consume-record-purge");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleWithFixedDelay(this::purgeOnTimer, interval, interval, TimeUnit.MILLISECONDS);
+        timer = RetentionPurge.schedule("consume-record-purge", config.purgeInterval(), this::purgeExpired);
     }
 
     void stop(@Observes ShutdownEvent event) {
         if (timer != null) {
-            timer.shutdownNow();
-        }
-    }
-
-    private void purgeOnTimer() {
-        try {
-            purgeExpired();
-        } catch (RuntimeException e) {
-            // Database unavailable: the next run catches up; an exception here would cancel the timer.
-            LOG.warnf(e, "Purge of consume_record failed; next try in %s", config.purgeInterval());
+            timer.cancel();
         }
     }
 
@@ -76,22 +54,13 @@ public class ConsumeRecordPurger {
     /** Deletes rows processed before {@code cutoff} in batches of the configured size; returns the count. */
     public int purgeProcessedBefore(Instant cutoff) {
         int batchSize = config.purgeBatchSize();
-        int total = 0;
-        int deleted;
-        do {
-            deleted = QuarkusTransaction.requiringNew().call(() -> deleteBatch(cutoff, batchSize));
-            total += deleted;
-        } while (deleted == batchSize);
+        int total = RetentionPurge.deleteInBatches(batchSize, () -> deleteBatch(cutoff, batchSize));
         if (total > 0) {
             LOG.infof("Purged %d consume_record rows processed before %s", total, cutoff);
         }
-        int progress = 0;
-        do {
-            // Tombstones of CancelBeforeCreateGuard have the same lifetime as the records they stand beside.
-            deleted = QuarkusTransaction.requiringNew().call(() -> BatchSql.update(dataSource,
-                    "delete from order_event_progress where updated_at < ? limit ?", List.of(cutoff, batchSize)));
-            progress += deleted;
-        } while (deleted == batchSize);
+        // Tombstones of CancelBeforeCreateGuard have the same lifetime as the records they stand beside.
+        int progress = RetentionPurge.deleteInBatches(batchSize, () -> BatchSql.update(dataSource,
+                "delete from order_event_progress where updated_at < ? limit ?", List.of(cutoff, batchSize)));
         if (progress > 0) {
             LOG.infof("Purged %d order_event_progress rows last updated before %s", progress, cutoff);
         }

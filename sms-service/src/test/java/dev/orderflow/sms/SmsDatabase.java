@@ -31,6 +31,12 @@ final class SmsDatabase {
         return CommittedState.number(sql, params);
     }
 
+    /** MariaDB's count of rows read in full scans, server-wide (Handler_read_rnd_next). */
+    static long rowsReadInFullScans() {
+        return CommittedState.number("select cast(variable_value as unsigned) from information_schema.global_status"
+                + " where variable_name = 'HANDLER_READ_RND_NEXT'");
+    }
+
     /** The pipeline's outcome for (sms_group, key): {@code DONE}, {@code REJECTED: reason}, or null when not consumed. */
     static String consumeOutcome(String key) {
         List<Map<String, Object>> rows = CommittedState.rows("select outcome, outcome_reason from consume_record "

@@ -134,21 +134,15 @@ class SmsOutboxClaimTest {
             claims.add(new ClaimedSms(id, token, key, phone, "claimed", 1));
         }
 
-        long scannedBefore = rowsReadInFullScans();
+        long scannedBefore = SmsDatabase.rowsReadInFullScans();
         int recorded = outbox.markSent(claims);
-        long scanned = rowsReadInFullScans() - scannedBefore;
+        long scanned = SmsDatabase.rowsReadInFullScans() - scannedBefore;
 
         assertThat(recorded).isEqualTo(claims.size());
         claims.forEach(claim -> assertThat(SmsDatabase.outboxRow(claim.businessKey()).status()).isEqualTo("SENT"));
         // Reading the status variables is a full scan of a few hundred rows itself; the whole outbox is more
         // than FILLER_ROWS.
         assertThat(scanned).as("rows read in full scans while recording").isLessThan(FILLER_ROWS / 2);
-    }
-
-    /** MariaDB's count of rows read in full scans, server-wide (Handler_read_rnd_next). */
-    private static long rowsReadInFullScans() {
-        return CommittedState.number("select cast(variable_value as unsigned) from information_schema.global_status"
-                + " where variable_name = 'HANDLER_READ_RND_NEXT'");
     }
 
     /** {@value #ROWS} PENDING rows due now, inserted in one statement (due at the same moment for every dispatcher). */

@@ -20,6 +20,9 @@ public interface SmsServiceConfig {
     /** Retries of failed sends. */
     Retry retry();
 
+    /** How long finished texts are kept. */
+    Outbox outbox();
+
     interface Gateway {
 
         /** {@code logging} (default: writes the text to the log, sends nothing) or {@code http}. */
@@ -86,5 +89,26 @@ public interface SmsServiceConfig {
         /** Attempts in total (the first included) before a row that keeps failing transiently is FAILED. */
         @WithDefault("10")
         int maxAttempts();
+    }
+
+    interface Outbox {
+
+        /**
+         * How long a SENT or FAILED row is kept after its last attempt; then
+         * {@link dev.orderflow.sms.outbox.SmsOutboxPurger} deletes it (and with it the customer's phone
+         * number and text; {@code GET /sms} no longer lists it). PENDING rows are never deleted. A row
+         * is also the second guard against a duplicate text behind consume_record, so keep this at
+         * least {@code orderflow.idempotent-consumer.retention}: then the guard outlives the record.
+         */
+        @WithDefault("P30D")
+        Duration retention();
+
+        /** How often the purge runs by itself (the first run one interval after boot); PT0S turns it off. */
+        @WithDefault("PT1H")
+        Duration purgeInterval();
+
+        /** Rows deleted per purge transaction; small, so the purge never holds many locks. */
+        @WithDefault("500")
+        int purgeBatchSize();
     }
 }
