@@ -29,6 +29,16 @@ import javax.sql.DataSource;
  */
 public final class BatchSql {
 
+    /**
+     * Index hint for a locking read of rows by their primary key: {@code "select … from t" +
+     * PRIMARY_KEY_HINT + " where key in (…) for update"}. While a table is small (a new deployment's
+     * first few hundred rows) MariaDB reads a long IN list by scanning the whole table, and a locking
+     * read that scans waits for every row another transaction holds, named or not: two batches then
+     * deadlocked, each holding rows the other's scan reached (docs/performance.md, step 29). With the
+     * hint the read locks the rows it names and no others, whatever the table's size.
+     */
+    public static final String PRIMARY_KEY_HINT = " force index (primary)";
+
     private BatchSql() {
     }
 

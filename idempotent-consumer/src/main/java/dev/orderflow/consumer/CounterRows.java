@@ -89,8 +89,8 @@ public final class CounterRows {
         }
         Map<String, Row> rows = new HashMap<>();
         BatchSql.select(dataSource, "select " + table.keyColumn() + ", " + table.valueColumn()
-                + ", updated_at from " + table.name() + " where " + table.keyColumn() + " in ("
-                + BatchSql.parameters(keys.size()) + ") order by " + table.keyColumn() + " for update", keys,
+                + ", updated_at from " + table.name() + BatchSql.PRIMARY_KEY_HINT + " where " + table.keyColumn()
+                + " in (" + BatchSql.parameters(keys.size()) + ") order by " + table.keyColumn() + " for update", keys,
                 row -> rows.put(row.getString(1), new Row(row.getString(1), row.getLong(2),
                         BatchSql.instant(row, "updated_at"))));
         return rows;

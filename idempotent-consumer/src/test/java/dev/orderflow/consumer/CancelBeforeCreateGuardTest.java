@@ -3,11 +3,17 @@ package dev.orderflow.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -44,8 +50,12 @@ class CancelBeforeCreateGuardTest {
 
     /** Applies the batch with a guarded effect; an order id starting with "FAIL" fails its create with a business failure. */
     private Deliveries.Delivered consumeBatch(List<OrderEvent> events) {
+        return consumeBatch(events, Deliveries.GROUP);
+    }
+
+    private Deliveries.Delivered consumeBatch(List<OrderEvent> events, String group) {
         Deliveries.Delivered delivered = Deliveries.deliverBatch(events.stream().map(OrderEventJson::toJson).toList(),
-                events.stream().map(OrderEvent::messageKey).toList());
+                events.stream().map(OrderEvent::messageKey).toList(), group);
         consumer.consume(delivered.batch, OrderEventParser::parse, OrderEvent::messageKey,
                 (event, context) -> guard.apply(event, context, () -> {
                     effects.apply(context.messageKey());
@@ -58,8 +68,12 @@ class CancelBeforeCreateGuardTest {
     }
 
     private static String progress(String orderId) {
+        return progress(Deliveries.GROUP, orderId);
+    }
+
+    private static String progress(String group, String orderId) {
         List<Map<String, Object>> rows = Database.rows(
-                "select state from order_event_progress where consumer_group = ? and order_id = ?", Deliveries.GROUP, orderId);
+                "select state from order_event_progress where consumer_group = ? and order_id = ?", group, orderId);
         return rows.isEmpty() ? null : (String) rows.get(0).get("state");
     }
 
@@ -125,5 +139,49 @@ class CancelBeforeCreateGuardTest {
         assertThat(Database.effects(goodCreate.messageKey())).isEqualTo(1);
         assertThat(progress(failing)).as("rolled back with its effect").isNull();
         assertThat(Database.effects(failingCreate.messageKey())).isZero();
+    }
+
+    /**
+     * A batch locks the progress rows of the orders it names and no others, however few rows its
+     * group has: for a new deployment's group MariaDB read a long IN list by reading every row of the
+     * group, and the locking read waited for rows that other transactions held (two batches
+     * deadlocked: docs/performance.md, step 29). A group of its own makes this test that deployment.
+     */
+    @Test
+    void aBatchDoesNotWaitForAnOrderItDoesNotNameEvenWhenItsGroupHasFewRows() throws Exception {
+        String group = "new_group_" + UUID.randomUUID().toString().substring(0, 8);
+        String held = "O-" + UUID.randomUUID();
+        try (Connection connection = Database.connect(); PreparedStatement insert = connection.prepareStatement(
+                "insert into order_event_progress (consumer_group, order_id, state, updated_at)"
+                        + " values (?, ?, 'CREATED', utc_timestamp(3))")) {
+            insert.setString(1, group);
+            insert.setString(2, held);
+            insert.executeUpdate();
+        }
+        List<OrderEvent> creates = IntStream.range(0, 60)
+                .mapToObj(i -> event(OrderEventType.CREATE, "O-" + UUID.randomUUID())).toList();
+
+        Deliveries.Delivered delivered;
+        try (Connection other = Database.connect()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement lock = other.prepareStatement("select state from order_event_progress"
+                    + " where consumer_group = ? and order_id = ? for update")) {
+                lock.setString(1, group);
+                lock.setString(2, held);
+                try (ResultSet row = lock.executeQuery()) {
+                    assertThat(row.next()).as("the held order's row").isTrue();
+                }
+            }
+            // Well within innodb_lock_wait_timeout (50 s): a batch that waits for the held row is still waiting.
+            delivered = CompletableFuture.supplyAsync(() -> consumeBatch(creates, group)).get(20, TimeUnit.SECONDS);
+            other.rollback();
+        }
+
+        assertThat(delivered.acks).hasValue(1);
+        assertThat(creates).allSatisfy(create -> assertThat(progress(group, create.orderId())).isEqualTo("CREATED"));
+        // One transaction applied them all (each transaction stamps its records with its own instant): a
+        // batch that waited out the lock wait timeout (2 s here) fails and applies every element alone.
+        assertThat(Database.count("select count(distinct processed_at) from consume_record where consumer_group = ?",
+                group)).as("transactions that applied the batch").isEqualTo(1);
     }
 }

@@ -39,11 +39,16 @@ final class Deliveries {
 
     /** A batch ({@code batch=true}) of the given bodies and keys, first delivery. */
     static Delivered deliverBatch(List<String> bodies, List<String> keys) {
+        return deliverBatch(bodies, keys, GROUP);
+    }
+
+    /** A batch of the given bodies and keys to {@code group}, first delivery. */
+    static Delivered deliverBatch(List<String> bodies, List<String> keys, String group) {
         List<IncomingRocketMQMetadata> metadata = new java.util.ArrayList<>();
         for (int i = 0; i < bodies.size(); i++) {
             metadata.add(new IncomingRocketMQMetadata("MSG-" + System.nanoTime() + "-" + i, List.of(keys.get(i)), "create",
                     "order_topic", i % 4, "broker-a", i, 0, System.currentTimeMillis(), System.currentTimeMillis(),
-                    Map.of(), GROUP));
+                    Map.of(), group));
         }
         Delivered delivered = new Delivered();
         delivered.batch = recorded(List.copyOf(bodies), Metadata.of(new IncomingRocketMQBatchMetadata(metadata)),

@@ -2,12 +2,18 @@ package dev.orderflow.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -15,6 +21,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.consumer.testing.CommittedState;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.ConsumerReportJson;
 import dev.orderflow.order.events.OrderEventType;
@@ -129,5 +136,58 @@ class BatchedReportsTest {
                 .isEqualTo(3);
         StatusBroker.sendCreate(unopened);
         OrderStatusFlowTest.awaitState(unopened, "COMPLETED");
+    }
+
+    /**
+     * A batch locks the rows of the orders it names and no others, however small the table. In a new
+     * deployment's table MariaDB read a long IN list by scanning every row, and the locking scan waited
+     * for rows that other transactions held: two batches deadlocked, each holding rows the other's scan
+     * reached (docs/performance.md, step 29). The test empties the status tables to be that deployment.
+     */
+    @Test
+    void aBatchDoesNotWaitForAnOrderItDoesNotNameEvenWhenTheTableIsAlmostEmpty() throws Exception {
+        try (Connection connection = CommittedState.connect(); Statement statement = connection.createStatement()) {
+            // The service may still be recording other tests' late reports: outcomes reference statuses.
+            statement.execute("set foreign_key_checks = 0");
+            statement.execute("delete from order_consumer_outcome");
+            statement.execute("delete from order_message_consume_status");
+        }
+        String held = OrderStatusFlowTest.newOrderId();
+        StatusBroker.sendCreate(held);
+        OrderStatusFlowTest.awaitState(held, "PENDING");
+        // Statistics as a new deployment's: a table of a row or two.
+        CommittedState.rows("analyze table order_message_consume_status");
+        Instant now = Instant.now();
+        List<String> orders = IntStream.range(0, 60).mapToObj(i -> OrderStatusFlowTest.newOrderId()).toList();
+        List<ConsumerReport> reports = orders.stream()
+                .map(orderId -> ConsumerReport.done(orderId, OrderEventType.CREATE, "inventory", now)).toList();
+        AtomicReference<Object> settled = new AtomicReference<>();
+
+        try (Connection other = CommittedState.connect()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement lock = other.prepareStatement(
+                    "select order_id from order_message_consume_status where order_id = ? for update")) {
+                lock.setString(1, held);
+                try (ResultSet row = lock.executeQuery()) {
+                    assertThat(row.next()).as("the held order's row").isTrue();
+                }
+            }
+            CompletableFuture<Void> applied = CompletableFuture.runAsync(
+                    () -> inputs.onConsumerReport(batch(reports, settled)).toCompletableFuture().join());
+            // Well within innodb_lock_wait_timeout (50 s): a batch that waits for the held row is still waiting.
+            applied.get(20, TimeUnit.SECONDS);
+            other.rollback();
+        }
+
+        assertThat(settled.get()).isEqualTo("acked");
+        String inOrders = " in (" + String.join(", ", orders.stream().map(o -> "?").toList()) + ")";
+        assertThat(StatusDatabase.count("select count(*) from order_consumer_outcome where consumer = 'inventory'"
+                + " and order_id" + inOrders, orders.toArray())).isEqualTo(orders.size());
+        // One transaction applied them all (each stamps its records with its own instant), not each report alone
+        // after the batch failed.
+        assertThat(StatusDatabase.count("select count(distinct processed_at) from consume_record"
+                + " where consumer_group = 'status_report_group' and message_key"
+                + inOrders, reports.stream().map(ConsumerReport::messageKey).toArray()))
+                .as("transactions that applied the batch").isEqualTo(1);
     }
 }

@@ -204,7 +204,8 @@ public class StatusRecorder {
      * Locks the orders' rows, creating the missing ones (unopened) first, and loads them with their
      * outcomes: two statements for any number of orders. The insert takes the row lock on a
      * duplicate too (ON DUPLICATE KEY), so two transactions for one new order queue up instead of
-     * deadlocking on a shared-then-exclusive lock upgrade.
+     * deadlocking on a shared-then-exclusive lock upgrade. The select is held to the primary key
+     * ({@link BatchSql#PRIMARY_KEY_HINT}).
      */
     private Map<String, OrderRows> lockOrders(List<String> orderIds) {
         Instant now = now();
@@ -213,8 +214,8 @@ public class StatusRecorder {
                 "order_id");
         Map<String, OrderRows> orders = new HashMap<>();
         BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS + ", "
-                + ConsumerOutcome.SELECT_COLUMNS + " from " + STATUS_TABLE + " s left join "
-                + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
+                + ConsumerOutcome.SELECT_COLUMNS + " from " + STATUS_TABLE + " s" + BatchSql.PRIMARY_KEY_HINT
+                + " left join " + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
                 + BatchSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
                     String orderId = row.getString("order_id");
                     OrderRows order = orders.get(orderId);
