@@ -41,10 +41,10 @@ import dev.orderflow.status.domain.StateRules;
  * applied once; the order's row is locked first, so inputs about one order never interleave,
  * whatever channel they come from.
  *
- * <p>Every read here is a locking read. Under REPEATABLE READ a plain read would see the snapshot
- * taken at the transaction's first read (the pipeline's dedupe check), i.e. possibly before the
- * transaction that held the order's lock committed its outcome; locking reads see the latest
- * committed rows.
+ * <p>Every read here is a locking read, so it sees the latest committed rows whatever the isolation
+ * level: the datasource runs READ COMMITTED, but under REPEATABLE READ a plain read would see the
+ * snapshot taken at the transaction's first read (the pipeline's dedupe check), i.e. possibly before
+ * the transaction that held the order's lock committed its outcome.
  *
  * <p>The rows are read and written with plain JDBC ({@link BatchSql}), a batch's worth at a time:
  * one statement locks and one loads every order of the batch, and the changed status and outcome
