@@ -175,20 +175,13 @@ public class SmsOutbox {
     /**
      * Deletes up to {@code max} SENT or FAILED rows whose last attempt ended before {@code cutoff}, in
      * the caller's transaction. A final row keeps the {@code next_attempt_at} of its last claim (the
-     * attempt's start plus the lease), so the due index finds them without reading the other rows;
-     * the ids are read without locks and the rows deleted by primary key (final rows never change).
+     * attempt's start plus the lease), so the due index finds them without reading the other rows.
      *
      * @return how many were deleted
      */
     public int deleteFinishedBefore(Instant cutoff, int max) {
-        List<Long> ids = BatchSql.select(dataSource, "select id from sms_outbox where status in (?, ?)"
-                + " and next_attempt_at < ? limit ?", List.of(SmsStatus.SENT, SmsStatus.FAILED, cutoff, max),
-                row -> row.getLong(1));
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        return BatchSql.update(dataSource, "delete from sms_outbox where id in (" + BatchSql.parameters(ids.size())
-                + ")", ids);
+        return BatchSql.update(dataSource, "delete from sms_outbox where status in (?, ?) and next_attempt_at < ?"
+                + " limit ?", List.of(SmsStatus.SENT, SmsStatus.FAILED, cutoff, max));
     }
 
     private static String truncate(String error) {

@@ -1,7 +1,6 @@
 package dev.orderflow.sms.outbox;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -62,11 +61,10 @@ public class SmsOutboxPurger {
 
     /** Deletes finished rows whose last attempt ended before {@code cutoff}; returns the count. */
     public int purgeFinishedBefore(Instant cutoff) {
-        Instant at = cutoff.truncatedTo(ChronoUnit.MILLIS);
         int batchSize = settings.purgeBatchSize();
-        int purged = RetentionPurge.deleteInBatches(batchSize, () -> outbox.deleteFinishedBefore(at, batchSize));
+        int purged = RetentionPurge.deleteInBatches(batchSize, () -> outbox.deleteFinishedBefore(cutoff, batchSize));
         if (purged > 0) {
-            LOG.infof("Purged %d sent or failed texts whose last attempt ended before %s", purged, at);
+            LOG.infof("Purged %d sent or failed texts whose last attempt ended before %s", purged, cutoff);
         }
         return purged;
     }
