@@ -99,6 +99,8 @@ public interface SmsServiceConfig {
          * number and text; {@code GET /sms} no longer lists it). PENDING rows are never deleted. A row
          * is also the second guard against a duplicate text behind consume_record, so keep this at
          * least {@code orderflow.idempotent-consumer.retention}: then the guard outlives the record.
+         * status-service's {@code orderflow.reconciliation.sms-retention} must equal this: it does not
+         * report a text missing that may have been purged.
          */
         @WithDefault("P30D")
         Duration retention();

@@ -43,7 +43,9 @@ import io.quarkus.scheduler.Scheduler;
  * </ul>
  * A reversal of an order that is not cancelled, and an effect written in the window whose order does
  * not exist, are effects without order. Missing effects of orders younger than the settle time (or
- * cancelled more recently) are not reported: they may still be on their way.
+ * cancelled more recently) are not reported: they may still be on their way. Missing texts of orders
+ * created (or cancelled) longer ago than sms-service's retention are not reported either: its purge
+ * may have deleted them ({@link ReconciliationConfig#smsRetention()}).
  *
  * <p>A run streams the window a page of orders at a time and reads each page's effects by order id,
  * so its memory is bounded by {@link ReconciliationConfig#pageSize()} and
@@ -112,9 +114,10 @@ public class Reconciler {
     public ReconciliationReport run(Instant from, Instant to) {
         Instant ranAt = Instant.now();
         Instant settledBefore = ranAt.minus(config.settleTime());
+        Instant textsKeptSince = ranAt.minus(config.smsRetention());
         FindingTally findings = new FindingTally(config.maxFindings());
         int ordersChecked = sources.forEachOrderChunk(from, to, config.pageSize(),
-                orders -> checkOrders(orders, settledBefore, findings));
+                orders -> checkOrders(orders, settledBefore, textsKeptSince, findings));
         for (String consumer : List.of(INVENTORY, POINTS, SMS)) {
             sources.forEachEffectOrderIdChunk(consumer, from, to, config.pageSize(), named -> {
                 Set<String> missing = new TreeSet<>(named);
@@ -133,7 +136,8 @@ public class Reconciler {
     }
 
     /** Checks one page of orders against the effects recorded for them. */
-    private void checkOrders(List<OrderRow> orders, Instant settledBefore, FindingTally findings) {
+    private void checkOrders(List<OrderRow> orders, Instant settledBefore, Instant textsKeptSince,
+            FindingTally findings) {
         List<String> ids = orders.stream().map(OrderRow::id).toList();
         Map<String, Map<String, Long>> skus = sources.orderedSkus(ids).stream()
                 .collect(Collectors.groupingBy(ReconciliationSources.OrderedSku::orderId,
@@ -154,7 +158,7 @@ public class Reconciler {
         Map<String, List<SmsRow>> texts = sources.smsOutbox(ids).stream()
                 .collect(Collectors.groupingBy(SmsRow::orderId));
         for (OrderRow order : orders) {
-            OrderCheck check = new OrderCheck(order, settledBefore, findings, deadLettered);
+            OrderCheck check = new OrderCheck(order, settledBefore, textsKeptSince, findings, deadLettered);
             if (!rejected.contains(order.id() + ":" + INVENTORY)) {
                 checkInventory(check, skus.getOrDefault(order.id(), Map.of()),
                         movements.getOrDefault(order.id(), List.of()));
@@ -169,7 +173,7 @@ public class Reconciler {
     }
 
     /** One order being checked, and where its findings go. */
-    private record OrderCheck(OrderRow order, Instant settledBefore, FindingTally findings,
+    private record OrderCheck(OrderRow order, Instant settledBefore, Instant textsKeptSince, FindingTally findings,
             Map<String, List<OutcomeRow>> deadLettered) {
 
         boolean cancelled() {
@@ -184,6 +188,19 @@ public class Reconciler {
         /** Missing reversals count once the cancel (the order's last update) is older than the settle time. */
         boolean cancelSettled() {
             return order.updatedAt() == null || order.updatedAt().isBefore(settledBefore);
+        }
+
+        /**
+         * Whether the create's text, written after the order, is still kept: sms-service purges a
+         * finished text its retention after the last attempt, which is never before the order.
+         */
+        boolean createTextKept() {
+            return !order.createdAt().isBefore(textsKeptSince);
+        }
+
+        /** Whether the cancellation text, written after the cancel (the order's last update), is still kept. */
+        boolean cancelTextKept() {
+            return order.updatedAt() == null || !order.updatedAt().isBefore(textsKeptSince);
         }
 
         void add(FindingKind kind, String consumer, String detail) {
@@ -279,7 +296,7 @@ public class Reconciler {
     private static void checkSms(OrderCheck check, List<SmsRow> rows) {
         long confirmations = rows.stream().filter(r -> "CREATE".equalsIgnoreCase(r.eventType())).count();
         long notices = rows.stream().filter(r -> "CANCEL".equalsIgnoreCase(r.eventType())).count();
-        if (confirmations == 0 && check.createSettled()) {
+        if (confirmations == 0 && check.createSettled() && check.createTextKept()) {
             check.missing(SMS, "no confirmation text (sms_outbox CREATE)");
         } else if (confirmations > 1) {
             check.add(FindingKind.DUPLICATE_EFFECT, SMS, confirmations + " confirmation texts");
@@ -289,7 +306,7 @@ public class Reconciler {
                 check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS,
                         "cancellation text although the order is not cancelled");
             }
-        } else if (notices == 0 && check.cancelSettled()) {
+        } else if (notices == 0 && check.cancelSettled() && check.cancelTextKept()) {
             check.missing(SMS, "cancelled, but no cancellation text (sms_outbox CANCEL)");
         } else if (notices > 1) {
             check.add(FindingKind.DUPLICATE_EFFECT, SMS, notices + " cancellation texts");

@@ -49,4 +49,13 @@ public interface ReconciliationConfig {
      */
     @WithDefault("1")
     BigDecimal pointsRate();
+
+    /**
+     * How long sms-service keeps a finished text: its purge deletes SENT and FAILED rows this long
+     * after their last attempt. A text that is missing for an order created (or cancelled) longer ago
+     * than this may have been purged, so it is not reported. Must equal sms-service's
+     * {@code sms-service.outbox.retention}.
+     */
+    @WithDefault("P30D")
+    Duration smsRetention();
 }

@@ -64,6 +64,11 @@ final class ReconciliationFixture {
         }
     }
 
+    /** Sets the order's last update (its cancel, for a cancelled order). */
+    static void lastUpdated(String orderId, Instant at) {
+        update(ORDER_DB, "update orders set updated_at = ? where id = ?", utc(at), orderId);
+    }
+
     static void movement(String orderId, String sku, String kind, long quantity, Instant at) {
         update(INVENTORY_DB, "insert into stock_movement (order_id, sku, kind, quantity, created_at)"
                 + " values (?, ?, ?, ?, ?)", orderId, sku, kind, quantity, utc(at));

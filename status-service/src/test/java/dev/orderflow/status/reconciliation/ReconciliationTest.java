@@ -10,7 +10,11 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 
@@ -52,11 +56,16 @@ class ReconciliationTest {
 
     /**
      * A clean set in one hour, a corrupted set in the next, then orders whose effects were all lost:
-     * each run looks at one of them.
+     * each run looks at one of them. Ten days ago, well inside sms-service's retention (30 days), so
+     * every text is still owed; {@link #PURGED} is older than that retention.
      */
-    private static final Instant CLEAN = Instant.parse("2026-01-10T00:00:00Z");
-    private static final Instant CORRUPT = Instant.parse("2026-01-11T00:00:00Z");
-    private static final Instant LOST = Instant.parse("2026-01-12T00:00:00Z");
+    private static final Instant CLEAN = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofDays(10));
+    private static final Instant CORRUPT = CLEAN.plus(Duration.ofDays(1));
+    private static final Instant LOST = CLEAN.plus(Duration.ofDays(2));
+    private static final Instant PURGED = CLEAN.minus(Duration.ofDays(30));
+    /** How the reports write instants. */
+    private static final DateTimeFormatter REPORTED = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
     private static final int LOST_ORDERS = 5;
     private static final String RUN = Long.toString(System.currentTimeMillis(), 36).toUpperCase();
 
@@ -115,6 +124,19 @@ class ReconciliationTest {
         for (int i = 0; i < LOST_ORDERS; i++) {
             order(id("L" + i), "2.00", "CREATED", LOST.plusSeconds(60 + i), "SKU-7", 1);
         }
+
+        // Created longer ago than sms-service's retention: their texts may have been purged.
+        Instant p = PURGED.plusSeconds(60);
+        order(id("P1"), "6.00", "CREATED", p, "SKU-1", 1);
+        movement(id("P1"), "SKU-1", "DEDUCT", 1, p.plusSeconds(1));
+        ledger(id("P1"), "ORDER_CREDIT", 6, p.plusSeconds(1));
+        // Cancelled a day ago: its cancellation text is still owed, its confirmation may be purged.
+        order(id("P2"), "8.00", "CANCELLED", p, "SKU-2", 1);
+        ReconciliationFixture.lastUpdated(id("P2"), Instant.now().minus(Duration.ofDays(1)));
+        movement(id("P2"), "SKU-2", "DEDUCT", 1, p.plusSeconds(1));
+        movement(id("P2"), "SKU-2", "RESTORE", 1, Instant.now().minus(Duration.ofDays(1)));
+        ledger(id("P2"), "ORDER_CREDIT", 8, p.plusSeconds(1));
+        ledger(id("P2"), "ORDER_REVERSAL", -8, Instant.now().minus(Duration.ofDays(1)));
     }
 
     private static String id(String name) {
@@ -159,8 +181,8 @@ class ReconciliationTest {
         assertThat(report.getList("findings")).isEmpty();
         assertThat(report.getMap("counts")).containsExactly(Map.entry("missing-effect", 0),
                 Map.entry("effect-without-order", 0), Map.entry("duplicate-effect", 0), Map.entry("wrong-amount", 0));
-        assertThat(report.getString("from")).isEqualTo("2026-01-10T00:00:00.000Z");
-        assertThat(report.getString("to")).isEqualTo("2026-01-10T01:00:00.000Z");
+        assertThat(report.getString("from")).isEqualTo(REPORTED.format(CLEAN));
+        assertThat(report.getString("to")).isEqualTo(REPORTED.format(CLEAN.plusSeconds(3600)));
         assertThat(report.getInt("findingsOmitted")).isZero();
         assertThat(report.getString("ranAt")).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
     }
@@ -200,7 +222,7 @@ class ReconciliationTest {
     void theLastReportIsReadable() {
         given().get("/admin/reconciliation").then()
                 .statusCode(200)
-                .body("from", equalTo("2026-01-11T00:00:00.000Z"))
+                .body("from", equalTo(REPORTED.format(CORRUPT)))
                 .body("ordersChecked", equalTo(4))
                 .body("findings.size()", equalTo(6));
     }
@@ -236,6 +258,19 @@ class ReconciliationTest {
 
     @Test
     @Order(9)
+    @TestSecurity(user = "otto", roles = "operator")
+    void aTextMissingForAnOrderOlderThanTheSmsRetentionIsNotReported() {
+        JsonPath report = given().post("/admin/reconciliation" + window(PURGED)).then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(report.getInt("ordersChecked")).isEqualTo(2);
+        List<Map<String, String>> findings = report.getList("findings");
+        assertThat(findings).extracting(f -> f.get("kind"), f -> f.get("consumer"), f -> f.get("orderId"),
+                f -> f.get("detail")).containsExactly(tuple("missing-effect", "sms", id("P2"),
+                        "cancelled, but no cancellation text (sms_outbox CANCEL)"));
+    }
+
+    @Test
+    @Order(10)
     void lagAnswers503WhenNothingWasEverMeasured() {
         given().get("/lag").then()
                 .statusCode(503)
