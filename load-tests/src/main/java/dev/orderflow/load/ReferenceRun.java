@@ -95,9 +95,14 @@ public final class ReferenceRun implements AutoCloseable {
     private final int mariadbPort;
     private final PrintStream out;
     private final String marker;
-    private final int nameServerPort = Ports.freePort();
-    private final int brokerPort = BrokerMain.freeBrokerPort();
-    private final int brokerReadyPort = Ports.freePort();
+    /**
+     * Every port chosen for a process of this run, the broker's three among them: all are chosen
+     * before anything starts, and without this two processes could be given one port now and then.
+     */
+    private final Set<Integer> chosenPorts = new HashSet<>();
+    private final int nameServerPort;
+    private final int brokerPort;
+    private final int brokerReadyPort;
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final Map<String, ServiceProcess> services = new LinkedHashMap<>();
     /** Wall time from each JVM's start until its readiness probe answered. */
@@ -115,7 +120,18 @@ public final class ReferenceRun implements AutoCloseable {
         this.mariadbPort = mariadbPort;
         this.out = out;
         this.marker = "-Dorderflow.reference.run-of=" + runDir;
-        ROLES.forEach(role -> ports.put(role, Ports.freePort()));
+        this.brokerPort = BrokerMain.freeBrokerPort(chosenPorts);
+        chosenPorts.addAll(List.of(brokerPort - 2, brokerPort, brokerPort + 1));
+        this.nameServerPort = choosePort();
+        this.brokerReadyPort = choosePort();
+        ROLES.forEach(role -> ports.put(role, choosePort()));
+    }
+
+    /** A free port that no process of this run was given before. */
+    private int choosePort() {
+        int port = Ports.freePort(chosenPorts);
+        chosenPorts.add(port);
+        return port;
     }
 
     public static void main(String[] args) {
