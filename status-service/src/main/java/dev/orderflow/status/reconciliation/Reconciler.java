@@ -82,6 +82,11 @@ public class Reconciler {
             throw new IllegalArgumentException("orderflow.reconciliation.page-size and max-findings must be at least 1,"
                     + " were " + config.pageSize() + " and " + config.maxFindings());
         }
+        // Zero or negative, every missing text would go unreported.
+        if (config.smsRetention().isZero() || config.smsRetention().isNegative()) {
+            throw new IllegalArgumentException("orderflow.reconciliation.sms-retention must be positive (sms-service's"
+                    + " sms-service.outbox.retention), was " + config.smsRetention());
+        }
     }
 
     void start(@Observes StartupEvent event) {

@@ -54,7 +54,7 @@ public interface ReconciliationConfig {
      * How long sms-service keeps a finished text: its purge deletes SENT and FAILED rows this long
      * after their last attempt. A text that is missing for an order created (or cancelled) longer ago
      * than this may have been purged, so it is not reported. Must equal sms-service's
-     * {@code sms-service.outbox.retention}.
+     * {@code sms-service.outbox.retention}; zero or negative is refused at start.
      */
     @WithDefault("P30D")
     Duration smsRetention();
