@@ -1,6 +1,7 @@
 package dev.orderflow.status.reconciliation;
 
 import java.math.RoundingMode;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -82,10 +83,24 @@ public class Reconciler {
             throw new IllegalArgumentException("orderflow.reconciliation.page-size and max-findings must be at least 1,"
                     + " were " + config.pageSize() + " and " + config.maxFindings());
         }
+        requirePositive("window", config.window());
+        requirePositive("max-window", config.maxWindow());
+        // Negative, effects still on their way would be reported missing.
+        if (config.settleTime().isNegative()) {
+            throw new IllegalArgumentException("orderflow.reconciliation.settle-time must not be negative, was "
+                    + config.settleTime());
+        }
+        if (config.pointsRate().signum() < 0) {
+            throw new IllegalArgumentException("orderflow.reconciliation.points-rate must not be negative"
+                    + " (points-service's points.rate), was " + config.pointsRate());
+        }
         // Zero or negative, every missing text would go unreported.
-        if (config.smsRetention().isZero() || config.smsRetention().isNegative()) {
-            throw new IllegalArgumentException("orderflow.reconciliation.sms-retention must be positive (sms-service's"
-                    + " sms-service.outbox.retention), was " + config.smsRetention());
+        requirePositive("sms-retention", config.smsRetention());
+    }
+
+    private static void requirePositive(String property, Duration value) {
+        if (value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException("orderflow.reconciliation." + property + " must be positive, was " + value);
         }
     }
 

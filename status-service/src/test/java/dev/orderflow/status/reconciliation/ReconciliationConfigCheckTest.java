@@ -17,12 +17,34 @@ class ReconciliationConfigCheckTest {
     @Test
     void anSmsRetentionThatIsNotPositiveIsRefusedNamingTheProperty() {
         for (Duration retention : new Duration[] {Duration.ZERO, Duration.ofDays(-1)}) {
-            ReconciliationConfig config = config(Map.of("smsRetention", retention));
-            assertThatThrownBy(() -> new Reconciler(null, config, new SimpleMeterRegistry(), null))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("orderflow.reconciliation.sms-retention must be positive")
-                    .hasMessageContaining(retention.toString());
+            assertRefused("smsRetention", retention, "orderflow.reconciliation.sms-retention must be positive");
         }
+    }
+
+    @Test
+    void windowsThatAreNotPositiveAreRefused() {
+        assertRefused("window", Duration.ZERO, "orderflow.reconciliation.window must be positive");
+        assertRefused("maxWindow", Duration.ofHours(-1), "orderflow.reconciliation.max-window must be positive");
+    }
+
+    @Test
+    void aNegativeSettleTimeOrPointsRateIsRefused() {
+        assertRefused("settleTime", Duration.ofMinutes(-5), "orderflow.reconciliation.settle-time must not be negative");
+        assertRefused("pointsRate", new BigDecimal("-1"), "orderflow.reconciliation.points-rate must not be negative");
+    }
+
+    @Test
+    void theDefaultsAndAZeroSettleTimeAreAccepted() {
+        new Reconciler(null, config(Map.of()), new SimpleMeterRegistry(), null);
+        new Reconciler(null, config(Map.of("settleTime", Duration.ZERO)), new SimpleMeterRegistry(), null);
+    }
+
+    private static void assertRefused(String setting, Object value, String message) {
+        ReconciliationConfig config = config(Map.of(setting, value));
+        assertThatThrownBy(() -> new Reconciler(null, config, new SimpleMeterRegistry(), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message)
+                .hasMessageContaining(value.toString());
     }
 
     /** The defaults of {@link ReconciliationConfig}, with {@code overrides} by method name. */
