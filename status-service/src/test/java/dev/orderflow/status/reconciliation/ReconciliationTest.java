@@ -131,12 +131,13 @@ class ReconciliationTest {
         movement(id("P1"), "SKU-1", "DEDUCT", 1, p.plusSeconds(1));
         ledger(id("P1"), "ORDER_CREDIT", 6, p.plusSeconds(1));
         // Cancelled a day ago: its cancellation text is still owed, its confirmation may be purged.
+        Instant cancelled = Instant.now().minus(Duration.ofDays(1));
         order(id("P2"), "8.00", "CANCELLED", p, "SKU-2", 1);
-        ReconciliationFixture.lastUpdated(id("P2"), Instant.now().minus(Duration.ofDays(1)));
+        ReconciliationFixture.lastUpdated(id("P2"), cancelled);
         movement(id("P2"), "SKU-2", "DEDUCT", 1, p.plusSeconds(1));
-        movement(id("P2"), "SKU-2", "RESTORE", 1, Instant.now().minus(Duration.ofDays(1)));
+        movement(id("P2"), "SKU-2", "RESTORE", 1, cancelled);
         ledger(id("P2"), "ORDER_CREDIT", 8, p.plusSeconds(1));
-        ledger(id("P2"), "ORDER_REVERSAL", -8, Instant.now().minus(Duration.ofDays(1)));
+        ledger(id("P2"), "ORDER_REVERSAL", -8, cancelled);
     }
 
     private static String id(String name) {
