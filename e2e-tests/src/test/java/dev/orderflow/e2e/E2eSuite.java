@@ -9,14 +9,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.orderflow.launcher.LocalSuite;
-import dev.orderflow.launcher.Ports;
+import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
@@ -83,15 +81,12 @@ final class E2eSuite implements AutoCloseable {
 
         List<ServiceSpec> specs = new ArrayList<>();
         List<String> missing = new ArrayList<>();
-        // Chosen before any service binds: two choices must not be the same port.
-        Set<Integer> chosenPorts = new HashSet<>();
+        PortChoices ports = new PortChoices();
         for (ServiceSpec spec : ServiceSpec.SUITE) {
             if (!Files.isRegularFile(spec.runnerJar(root))) {
                 missing.add(root.relativize(spec.runnerJar(root)).toString());
             }
-            int servicePort = Ports.freePort(chosenPorts);
-            chosenPorts.add(servicePort);
-            specs.add(spec.withPort(servicePort).withDatabasePrefix("orderflow_e2e_"));
+            specs.add(spec.withPort(ports.port()).withDatabasePrefix("orderflow_e2e_"));
         }
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Services not built: " + missing

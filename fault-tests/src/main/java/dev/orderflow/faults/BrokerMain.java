@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -17,7 +16,6 @@ import java.util.stream.Stream;
 import com.sun.net.httpserver.HttpServer;
 
 import dev.orderflow.launcher.LocalSuite;
-import dev.orderflow.launcher.Ports;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
 
@@ -113,23 +111,6 @@ public final class BrokerMain {
         }
         return ServiceProcess.start(name, command, Map.of(), dataDir, log,
                 URI.create("http://127.0.0.1:" + readyPort + "/ready"));
-    }
-
-    /** A port P with P-2 and P+1 free too: the broker listens on all three. */
-    public static int freeBrokerPort() {
-        return freeBrokerPort(Set.of());
-    }
-
-    /** {@link #freeBrokerPort()} whose three ports are none of {@code taken} (see {@link Ports#freePort(Set)}). */
-    public static int freeBrokerPort(Set<Integer> taken) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port = Ports.freePort(taken);
-            if (port > 2 && !taken.contains(port - 2) && !taken.contains(port + 1) && Ports.isFree(port - 2)
-                    && Ports.isFree(port + 1)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("No free port triple for the RocketMQ broker");
     }
 
     /** This JVM's class path with absolute entries: the broker runs in its store folder, not here. */

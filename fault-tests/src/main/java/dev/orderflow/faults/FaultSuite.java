@@ -13,16 +13,14 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
 import dev.orderflow.consumer.testing.DatabaseLink;
 import dev.orderflow.launcher.LocalSuite;
-import dev.orderflow.launcher.Ports;
+import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
@@ -82,12 +80,8 @@ public final class FaultSuite implements AutoCloseable {
     private final List<ServiceProcess> started = new ArrayList<>();
     /** Processes a fault killed or stopped: their exit is no failure. */
     private final List<ServiceProcess> stoppedByFault = new ArrayList<>();
-    /**
-     * Every port chosen for this suite, bound or not yet: a port is chosen free, and two choices made
-     * before either process binds could otherwise be the same (a service once failed to start with
-     * "Port ... seems to be in use").
-     */
-    private final Set<Integer> chosenPorts = new HashSet<>();
+    /** Every port of this suite is chosen here, so that no two processes are given the same one. */
+    private final PortChoices ports = new PortChoices();
     private final int nameServerPort;
     private final int brokerPort;
     private final int brokerReadyPort;
@@ -112,12 +106,11 @@ public final class FaultSuite implements AutoCloseable {
         this.out = out;
         this.marker = "-Dorderflow.fault.service-of=" + runDir;
         for (ServiceSpec spec : ServiceSpec.SUITE) {
-            specs.put(spec.name(), spec.withPort(choosePort()).withDatabasePrefix(databasePrefix));
+            specs.put(spec.name(), spec.withPort(ports.port()).withDatabasePrefix(databasePrefix));
         }
-        this.nameServerPort = choosePort();
-        this.brokerPort = BrokerMain.freeBrokerPort(chosenPorts);
-        chosenPorts.addAll(List.of(brokerPort - 2, brokerPort, brokerPort + 1));
-        this.brokerReadyPort = choosePort();
+        this.nameServerPort = ports.port();
+        this.brokerPort = ports.brokerPort();
+        this.brokerReadyPort = ports.port();
         try {
             this.databaseLink = relayDatabase ? new DatabaseLink(mariadbHost, mariadbPort) : null;
         } catch (IOException e) {
@@ -246,16 +239,9 @@ public final class FaultSuite implements AutoCloseable {
         return instance;
     }
 
-    /** A free port that no process of this suite was given before (see {@link #chosenPorts}). */
-    private synchronized int choosePort() {
-        int port = Ports.freePort(chosenPorts);
-        chosenPorts.add(port);
-        return port;
-    }
-
     /** Another instance of {@code service} (same group, same database) on a free port, ready. */
     public ServiceProcess startSecondInstance(String service) {
-        ServiceProcess instance = startInstance(service, choosePort(), true);
+        ServiceProcess instance = startInstance(service, ports.port(), true);
         instance.awaitReady(System.nanoTime() + READY_TIMEOUT.toNanos());
         return instance;
     }

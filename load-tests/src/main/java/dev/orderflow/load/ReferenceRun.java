@@ -38,10 +38,10 @@ import org.awaitility.core.ConditionTimeoutException;
 
 import dev.orderflow.faults.BrokerMain;
 import dev.orderflow.faults.FaultSuite;
-import dev.orderflow.faults.OrderStream;
 import dev.orderflow.faults.OrderStream.AcceptedOrder;
+import dev.orderflow.faults.OrderStream;
 import dev.orderflow.launcher.LocalSuite;
-import dev.orderflow.launcher.Ports;
+import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 
@@ -95,11 +95,8 @@ public final class ReferenceRun implements AutoCloseable {
     private final int mariadbPort;
     private final PrintStream out;
     private final String marker;
-    /**
-     * Every port chosen for a process of this run, the broker's three among them: all are chosen
-     * before anything starts, and without this two processes could be given one port now and then.
-     */
-    private final Set<Integer> chosenPorts = new HashSet<>();
+    /** Every port of this run is chosen here, so that no two processes are given the same one. */
+    private final PortChoices portChoices = new PortChoices();
     private final int nameServerPort;
     private final int brokerPort;
     private final int brokerReadyPort;
@@ -120,18 +117,10 @@ public final class ReferenceRun implements AutoCloseable {
         this.mariadbPort = mariadbPort;
         this.out = out;
         this.marker = "-Dorderflow.reference.run-of=" + runDir;
-        this.brokerPort = BrokerMain.freeBrokerPort(chosenPorts);
-        chosenPorts.addAll(List.of(brokerPort - 2, brokerPort, brokerPort + 1));
-        this.nameServerPort = choosePort();
-        this.brokerReadyPort = choosePort();
-        ROLES.forEach(role -> ports.put(role, choosePort()));
-    }
-
-    /** A free port that no process of this run was given before. */
-    private int choosePort() {
-        int port = Ports.freePort(chosenPorts);
-        chosenPorts.add(port);
-        return port;
+        this.brokerPort = portChoices.brokerPort();
+        this.nameServerPort = portChoices.port();
+        this.brokerReadyPort = portChoices.port();
+        ROLES.forEach(role -> ports.put(role, portChoices.port()));
     }
 
     public static void main(String[] args) {
