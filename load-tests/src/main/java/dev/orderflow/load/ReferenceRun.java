@@ -38,8 +38,8 @@ import org.awaitility.core.ConditionTimeoutException;
 
 import dev.orderflow.faults.BrokerMain;
 import dev.orderflow.faults.FaultSuite;
-import dev.orderflow.faults.OrderStream.AcceptedOrder;
 import dev.orderflow.faults.OrderStream;
+import dev.orderflow.faults.OrderStream.AcceptedOrder;
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
@@ -62,14 +62,24 @@ import dev.orderflow.launcher.ServiceProcess;
  * </pre>
  * System properties: {@code orderflow.load.root}, {@code orderflow.load.mariadb.host|port} (as
  * LoadRun's), {@code orderflow.reference.run-dir} (default
- * {@code <root>/load-tests/target/reference-run}, wiped at start).
+ * {@code <root>/load-tests/target/reference-run}, wiped at start), {@value #QUEUES_PROPERTY}
+ * (queues of the reference's topic, default {@value #DEFAULT_QUEUES}).
  */
 public final class ReferenceRun implements AutoCloseable {
 
     /** The reference's one database (dropped and recreated at start). */
     public static final String DATABASE = "orderflow_ref";
-    /** The reference's topic, created by the broker with as many queues as ours. */
+    /** The reference's topic, created by the broker before the reference starts. */
     public static final String TOPIC = "reference-orders";
+    /**
+     * Queues of {@link #TOPIC}: RocketMQ's default for a topic its producer creates on the first send
+     * ({@code DefaultMQProducer.defaultTopicQueueNums}), which is what a straightforward deployment of
+     * the reference gets. Ours has {@link LocalSuite#QUEUES_PER_TOPIC} (2 since step 23, an
+     * optimisation of ours); until step 31 the reference was given ours too.
+     */
+    public static final int DEFAULT_QUEUES = 4;
+    /** System property that sets another queue count for {@link #TOPIC}, e.g. ours to compare. */
+    public static final String QUEUES_PROPERTY = "orderflow.reference.queues";
     /** The five JVMs, each the same jar with one Spring profile. */
     public static final List<String> ROLES = List.of("order", "inventory", "sms", "points", "status");
     static final String JAR = "reference/spring-boot/target/orderflow-spring-boot-reference.jar";
@@ -95,6 +105,7 @@ public final class ReferenceRun implements AutoCloseable {
     private final int mariadbPort;
     private final PrintStream out;
     private final String marker;
+    private final int queues;
     /** Every port of this run is chosen here, so that no two processes are given the same one. */
     private final PortChoices portChoices = new PortChoices();
     private final int nameServerPort;
@@ -108,8 +119,8 @@ public final class ReferenceRun implements AutoCloseable {
     private ServiceProcess broker;
     private boolean closed;
 
-    private ReferenceRun(LoadOptions options, Path root, Path runDir, String mariadbHost, int mariadbPort,
-            PrintStream out) {
+    private ReferenceRun(LoadOptions options, int queues, Path root, Path runDir, String mariadbHost,
+            int mariadbPort, PrintStream out) {
         this.options = options;
         this.root = root;
         this.runDir = runDir;
@@ -117,10 +128,28 @@ public final class ReferenceRun implements AutoCloseable {
         this.mariadbPort = mariadbPort;
         this.out = out;
         this.marker = "-Dorderflow.reference.run-of=" + runDir;
+        this.queues = queues;
         this.brokerPort = portChoices.brokerPort();
         this.nameServerPort = portChoices.port();
         this.brokerReadyPort = portChoices.port();
         ROLES.forEach(role -> ports.put(role, portChoices.port()));
+    }
+
+    /** The queue count {@link #QUEUES_PROPERTY} gives ({@link #DEFAULT_QUEUES} when unset). */
+    static int queues(String property) {
+        if (property == null || property.isBlank()) {
+            return DEFAULT_QUEUES;
+        }
+        int queues;
+        try {
+            queues = Integer.parseInt(property.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(QUEUES_PROPERTY + " must be a whole number of queues, was '" + property + "'");
+        }
+        if (queues < 1 || queues > 64) {
+            throw new IllegalArgumentException(QUEUES_PROPERTY + " must be 1 to 64, was " + queues);
+        }
+        return queues;
     }
 
     public static void main(String[] args) {
@@ -132,13 +161,21 @@ public final class ReferenceRun implements AutoCloseable {
         Path root = LoadRun.root();
         Path runDir = Path.of(System.getProperty("orderflow.reference.run-dir",
                 root.resolve("load-tests/target/reference-run").toString())).toAbsolutePath().normalize();
+        int queues;
+        try {
+            queues = queues(System.getProperty(QUEUES_PROPERTY));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
         if (!Files.isRegularFile(root.resolve(JAR))) {
             System.err.println(JAR + " is not built: mvn -B -ntp -f reference/spring-boot/pom.xml package -DskipTests");
             System.exit(2);
             return;
         }
         boolean passed;
-        try (ReferenceRun run = new ReferenceRun(options, root, runDir,
+        try (ReferenceRun run = new ReferenceRun(options, queues, root, runDir,
                 System.getProperty("orderflow.load.mariadb.host", "127.0.0.1"),
                 Integer.parseInt(System.getProperty("orderflow.load.mariadb.port", "3306")), System.out)) {
             run.start();
@@ -185,14 +222,15 @@ public final class ReferenceRun implements AutoCloseable {
         }
         recreateDatabase();
         FaultSuite.deleteRunDir(runDir);
-        ServiceProcess brokerProcess = BrokerMain.launch(FaultSuite.BROKER, marker, List.of(), runDir.resolve("rocketmq"),
+        ServiceProcess brokerProcess = BrokerMain.launch(FaultSuite.BROKER, marker,
+                List.of("-D" + BrokerMain.QUEUES_PER_TOPIC_PROPERTY + "=" + queues), runDir.resolve("rocketmq"),
                 runDir.resolve("logs/broker.log"), nameServerPort, brokerPort, brokerReadyPort, List.of(TOPIC));
         synchronized (this) {
             broker = brokerProcess;
         }
         brokerProcess.awaitReady(System.nanoTime() + Duration.ofMinutes(2).toNanos());
         out.printf("reference: broker ready (name server 127.0.0.1:%d, topic %s with %d queues)%n", nameServerPort,
-                TOPIC, LocalSuite.QUEUES_PER_TOPIC);
+                TOPIC, queues);
 
         // One waiting thread per JVM, so that each one's time to ready is its own.
         ExecutorService waiters = Executors.newFixedThreadPool(ROLES.size());

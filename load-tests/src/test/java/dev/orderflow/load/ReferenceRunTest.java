@@ -39,6 +39,16 @@ class ReferenceRunTest {
     }
 
     @Test
+    void theReferencesTopicHasRocketMQsDefaultQueueCountUnlessToldOtherwise() {
+        assertThat(ReferenceRun.queues(null)).isEqualTo(4);
+        assertThat(ReferenceRun.queues(" ")).isEqualTo(4);
+        assertThat(ReferenceRun.queues("2")).isEqualTo(2);
+        assertThatThrownBy(() -> ReferenceRun.queues("0")).hasMessage("orderflow.reference.queues must be 1 to 64, was 0");
+        assertThatThrownBy(() -> ReferenceRun.queues("two"))
+                .hasMessage("orderflow.reference.queues must be a whole number of queues, was 'two'");
+    }
+
+    @Test
     void readsSpringBootsStartedLine() {
         String log = "2026-11-30T21:10:01.123Z  INFO 4242 --- [orderflow-reference] [           main] "
                 + "d.o.reference.ReferenceApplication       : Started ReferenceApplication in 7.412 seconds "
