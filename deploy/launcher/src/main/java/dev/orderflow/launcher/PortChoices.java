@@ -1,6 +1,8 @@
 package dev.orderflow.launcher;
 
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -21,17 +23,15 @@ public final class PortChoices {
     }
 
     /**
-     * A broker port P such that P, P-2 (VIP channel) and P+1 (HA) are all free and none was chosen
-     * before; all three are taken by this choice.
+     * A broker port whose {@link Ports#brokerPorts} are all free and none chosen before; all of them
+     * are taken by this choice.
      */
     public synchronized int brokerPort() {
         for (int attempt = 0; attempt < 50; attempt++) {
             int port = Ports.freePort(chosen);
-            if (port > 2 && !chosen.contains(port - 2) && !chosen.contains(port + 1) && Ports.isFree(port - 2)
-                    && Ports.isFree(port + 1)) {
-                chosen.add(port - 2);
-                chosen.add(port);
-                chosen.add(port + 1);
+            List<Integer> brokerPorts = Ports.brokerPorts(port);
+            if (port > 2 && Collections.disjoint(brokerPorts, chosen) && brokerPorts.stream().allMatch(Ports::isFree)) {
+                chosen.addAll(brokerPorts);
                 return port;
             }
         }

@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -92,8 +93,13 @@ public final class Ports {
         return preferred > 0 && isFree(preferred) ? preferred : freePort();
     }
 
-    /** The broker listens on P, P-2 (VIP channel) and P+1 (HA): {@code preferred} if all three are free, else 0 (let EmbeddedRocketMQ choose). */
+    /** {@code preferred} if all its {@link #brokerPorts} are free, else 0 (let EmbeddedRocketMQ choose). */
     public static int brokerPortOrAny(int preferred) {
-        return preferred > 2 && isFree(preferred) && isFree(preferred - 2) && isFree(preferred + 1) ? preferred : 0;
+        return preferred > 2 && brokerPorts(preferred).stream().allMatch(Ports::isFree) ? preferred : 0;
+    }
+
+    /** The ports a broker listening on {@code port} binds: P-2 (VIP channel), P and P+1 (HA). */
+    public static List<Integer> brokerPorts(int port) {
+        return List.of(port - 2, port, port + 1);
     }
 }
