@@ -106,8 +106,6 @@ public final class ReferenceRun implements AutoCloseable {
     private final PrintStream out;
     private final String marker;
     private final int queues;
-    /** Every port of this run is chosen here, so that no two processes are given the same one. */
-    private final PortChoices portChoices = new PortChoices();
     private final int nameServerPort;
     private final int brokerPort;
     private final int brokerReadyPort;
@@ -129,6 +127,8 @@ public final class ReferenceRun implements AutoCloseable {
         this.out = out;
         this.marker = "-Dorderflow.reference.run-of=" + runDir;
         this.queues = queues;
+        // All chosen before anything starts, so that no two processes are given the same port.
+        PortChoices portChoices = new PortChoices();
         this.brokerPort = portChoices.brokerPort();
         this.nameServerPort = portChoices.port();
         this.brokerReadyPort = portChoices.port();
