@@ -1,11 +1,8 @@
 package dev.orderflow.faults;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +14,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.classic.methods.HttpPut;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.ParseException;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.util.Timeout;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,7 +53,16 @@ public final class OrderStream implements AutoCloseable {
     /** A client's pause after a request that was refused or got no answer. */
     private static final Duration REFUSED_BACKOFF = Duration.ofSeconds(1);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** How long a request may wait to connect, and then for its answer, before it counts as unanswered. */
+    private static final Timeout CONNECT_TIMEOUT = Timeout.ofSeconds(2);
+    private static final Timeout ANSWER_TIMEOUT = Timeout.ofSeconds(20);
+
+    /**
+     * Blocking HTTP/1.1 with a pooled keep-alive connection per client thread: the calling thread
+     * writes the request and reads the answer itself (JDK's HttpClient hands each answer from its
+     * selector thread to the caller: step 32). No retries: a POST that got no answer stays unanswered.
+     */
+    private final CloseableHttpClient http;
     private final Supplier<String> orderUrl;
     private final List<String> skus;
     private final int maxOrders;
@@ -91,14 +111,28 @@ public final class OrderStream implements AutoCloseable {
         this.pause = pause;
         this.cancelEvery = cancelEvery;
         this.workers = Executors.newFixedThreadPool(workers);
+        this.http = HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setMaxConnTotal(workers + 1).setMaxConnPerRoute(workers + 1)
+                        .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(CONNECT_TIMEOUT)
+                                .setSocketTimeout(ANSWER_TIMEOUT).build())
+                        .build())
+                .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(ANSWER_TIMEOUT).build())
+                .disableAutomaticRetries().disableCookieManagement().disableRedirectHandling()
+                .disableContentCompression().disableAuthCaching()
+                .build();
+    }
+
+    /** An answer: its status code and body. */
+    private record Answer(int statusCode, String body) {
     }
 
     /** PUT /stock for every SKU of the stream. */
     public void seedStock(String inventoryUrl) {
         for (String sku : skus) {
-            HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/stock/" + sku))
-                    .header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString("{\"available\":" + INITIAL_STOCK + "}")));
+            HttpPut put = new HttpPut(inventoryUrl + "/stock/" + sku);
+            put.setEntity(new StringEntity("{\"available\":" + INITIAL_STOCK + "}", ContentType.APPLICATION_JSON));
+            Answer response = send(put);
             if (response == null || response.statusCode() != 200) {
                 throw new IllegalStateException("PUT /stock/" + sku + " answered "
                         + (response == null ? "nothing" : response.statusCode() + " " + response.body()));
@@ -145,9 +179,9 @@ public final class OrderStream implements AutoCloseable {
         body.append("]}");
         java.time.Instant sentAt = java.time.Instant.now();
         long postStarted = System.nanoTime();
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(orderUrl.get() + "/orders"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+        HttpPost post = new HttpPost(orderUrl.get() + "/orders");
+        post.setEntity(new StringEntity(body.toString(), ContentType.APPLICATION_JSON));
+        Answer response = send(post);
         long postNanos = System.nanoTime() - postStarted;
         if (response == null) {
             unanswered.incrementAndGet();
@@ -170,20 +204,23 @@ public final class OrderStream implements AutoCloseable {
     }
 
     private void cancel(String orderId) {
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(orderUrl.get() + "/orders/" + orderId
-                + "/cancel")).POST(HttpRequest.BodyPublishers.noBody()));
+        Answer response = send(new HttpPost(orderUrl.get() + "/orders/" + orderId + "/cancel"));
         cancelAnswers.put(orderId, response == null ? -1 : response.statusCode());
     }
 
     /** One request; null when it got no answer (connection refused or reset, timeout). */
-    private HttpResponse<String> send(HttpRequest.Builder request) {
+    private Answer send(ClassicHttpRequest request) {
         inFlight.incrementAndGet();
         try {
-            return http.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            return http.execute(request, response -> {
+                try {
+                    return new Answer(response.getCode(),
+                            response.getEntity() == null ? "" : EntityUtils.toString(response.getEntity()));
+                } catch (ParseException e) {
+                    throw new IOException("Unreadable answer to " + request.getRequestUri(), e);
+                }
+            });
         } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return null;
         } finally {
             inFlight.decrementAndGet();
@@ -242,6 +279,11 @@ public final class OrderStream implements AutoCloseable {
     public void close() {
         stopping = true;
         workers.shutdownNow();
+        try {
+            http.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot close the order stream's HTTP connections", e);
+        }
     }
 
     /** Whether a client stopped because {@code maxOrders} were attempted (rather than by {@link #stop()}). */
