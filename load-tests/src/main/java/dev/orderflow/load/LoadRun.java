@@ -548,12 +548,14 @@ public final class LoadRun {
             int completed, String storeReadsLine, Map<String, List<String>> profileLines) {
         out.println("==================== load run ====================");
         result.report().forEach(out::println);
-        out.println("process            ready(s)  idle RSS(MB)  peak RSS(MB)  end RSS(MB)  CPU during run(s)");
+        out.println("process            ready(s)  idle RSS(MB)  peak RSS(MB)  end RSS(MB)  CPU during run(s)"
+                + "  waited for a core(s, per wake-up)");
         for (String name : processes) {
-            out.printf(Locale.ROOT, "%-18s %8s  %12.0f  %12.0f  %11.0f  %17.1f%n", name,
+            out.printf(Locale.ROOT, "%-18s %8s  %12.0f  %12.0f  %11.0f  %17.1f  %s%n", name,
                     startupSeconds.containsKey(name) ? String.format(Locale.ROOT, "%.2f", startupSeconds.get(name)) : "-",
                     idle.get(name).rssMb(), peakRssKb.getOrDefault(name, after.get(name).rssKb()) / 1024.0,
-                    after.get(name).rssMb(), after.get(name).cpuSeconds() - before.get(name).cpuSeconds());
+                    after.get(name).rssMb(), after.get(name).cpuSeconds() - before.get(name).cpuSeconds(),
+                    after.get(name).waitSince(before.get(name)));
         }
         out.printf(Locale.ROOT, "counters over the run (idle rate not subtracted): Com_commit +%d, Handler_commit +%d,"
                 + " broker msgPutTotalTodayNow +%d, messages stored (all topics) +%d, for %d completed orders%n", countersAfter.comCommit() - countersBefore.comCommit(),

@@ -1,31 +1,75 @@
 package dev.orderflow.load;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
  * A process's resident set and CPU time, read from Linux {@code /proc/<pid>/status} and
- * {@code /proc/<pid>/stat}.
+ * {@code /proc/<pid>/stat}, and how long its threads waited for a core, from each thread's
+ * {@code /proc/<pid>/task/<tid>/schedstat}.
  *
- * @param rssKb      VmRSS in KiB
- * @param cpuSeconds user + system CPU time since the process started
+ * <p>The wait is why a full machine is slow even when the work fits in its cores: a thread that
+ * wakes (an answer arrived, another thread handed it work) waits in the run queue until a core is
+ * free (docs/performance.md, step 32: 0.4-0.7 ms a wake-up at half the maximum). It sums the
+ * threads alive at the reading: a thread that exited between two readings takes its wait with it.
+ *
+ * @param rssKb           VmRSS in KiB
+ * @param cpuSeconds      user + system CPU time since the process started
+ * @param waitSeconds     time its live threads spent runnable but waiting for a core; NaN where the
+ *                        kernel has no schedstat
+ * @param wakeUps         times its live threads got a core (schedstat's third field); 0 where the
+ *                        kernel has no schedstat
  */
-public record ProcessUsage(long rssKb, double cpuSeconds) {
+public record ProcessUsage(long rssKb, double cpuSeconds, double waitSeconds, long wakeUps) {
 
     /** {@code sysconf(_SC_CLK_TCK)}: 100 on every Linux the suite runs on (x86-64 and arm64). */
     static final int CLOCK_TICKS_PER_SECOND = 100;
 
     public static ProcessUsage of(long pid) {
+        Path process = Path.of("/proc", Long.toString(pid));
         try {
-            return parse(Files.readString(Path.of("/proc", Long.toString(pid), "status")),
-                    Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+            ProcessUsage usage = parse(Files.readString(process.resolve("status")), Files.readString(process.resolve("stat")));
+            if (!Files.exists(process.resolve("schedstat"))) {
+                return usage; // a kernel without CONFIG_SCHED_INFO
+            }
+            long waitNanos = 0;
+            long wakeUps = 0;
+            try (DirectoryStream<Path> threads = Files.newDirectoryStream(process.resolve("task"))) {
+                for (Path thread : threads) {
+                    try {
+                        String schedstat = Files.readString(thread.resolve("schedstat"));
+                        waitNanos += schedstatField(schedstat, 1);
+                        wakeUps += schedstatField(schedstat, 2);
+                    } catch (NoSuchFileException exited) {
+                        // the thread exited after the listing: its wait went with it (see the class comment)
+                    }
+                }
+            }
+            return new ProcessUsage(usage.rssKb(), usage.cpuSeconds(), waitNanos / 1e9, wakeUps);
         } catch (IOException e) {
             throw new IllegalStateException("Cannot read /proc/" + pid + " (has the process exited?)", e);
         }
     }
 
-    /** @param status the text of {@code /proc/<pid>/status}; @param stat the line of {@code /proc/<pid>/stat} */
+    /**
+     * One field of a {@code schedstat} line: 0 the time on a core, 1 the time runnable and waiting for
+     * one (both in nanoseconds), 2 the times it got one.
+     */
+    static long schedstatField(String schedstat, int index) {
+        String[] fields = schedstat.trim().split(" ");
+        if (fields.length != 3) {
+            throw new IllegalArgumentException("Not a /proc schedstat line: " + schedstat);
+        }
+        return Long.parseLong(fields[index]);
+    }
+
+    /**
+     * @param status the text of {@code /proc/<pid>/status}; @param stat the line of {@code /proc/<pid>/stat}
+     * @return the RSS and CPU time, without the run-queue figures (NaN and 0)
+     */
     static ProcessUsage parse(String status, String stat) {
         long rssKb = -1;
         for (String line : status.split("\n")) {
@@ -36,7 +80,7 @@ public record ProcessUsage(long rssKb, double cpuSeconds) {
         if (rssKb < 0) {
             throw new IllegalArgumentException("No VmRSS line in " + status);
         }
-        return new ProcessUsage(rssKb, cpuTicks(stat) / (double) CLOCK_TICKS_PER_SECOND);
+        return new ProcessUsage(rssKb, cpuTicks(stat) / (double) CLOCK_TICKS_PER_SECOND, Double.NaN, 0);
     }
 
     /**
@@ -71,5 +115,18 @@ public record ProcessUsage(long rssKb, double cpuSeconds) {
 
     public double rssMb() {
         return rssKb / 1024.0;
+    }
+
+    /**
+     * The threads' wait for a core between {@code before} and this reading, as "seconds (microseconds
+     * a wake-up)", or "-" where the kernel has no schedstat.
+     */
+    String waitSince(ProcessUsage before) {
+        double seconds = waitSeconds - before.waitSeconds;
+        long wakeUpsBetween = wakeUps - before.wakeUps;
+        if (Double.isNaN(seconds) || wakeUpsBetween <= 0) {
+            return "-";
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f (%.0f us)", seconds, seconds * 1e6 / wakeUpsBetween);
     }
 }

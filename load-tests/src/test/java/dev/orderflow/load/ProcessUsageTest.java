@@ -28,9 +28,33 @@ class ProcessUsageTest {
     }
 
     @Test
-    void readsThisJvm() {
+    void readsThisJvmWithItsThreadsWaitForACore() {
         ProcessUsage usage = ProcessUsage.of(ProcessHandle.current().pid());
         assertThat(usage.rssKb()).isPositive();
         assertThat(usage.cpuSeconds()).isPositive();
+        // Every thread of a JVM has been given a core at least once, and no thread waits negative time.
+        assertThat(usage.wakeUps()).isGreaterThanOrEqualTo(Thread.activeCount());
+        assertThat(usage.waitSeconds()).isNotNegative();
+    }
+
+    @Test
+    void readsTheFieldsOfASchedstatLineAndRefusesOthers() {
+        String schedstat = "1003660730 801850586 5603\n";
+        assertThat(ProcessUsage.schedstatField(schedstat, 0)).isEqualTo(1_003_660_730L);
+        assertThat(ProcessUsage.schedstatField(schedstat, 1)).isEqualTo(801_850_586L);
+        assertThat(ProcessUsage.schedstatField(schedstat, 2)).isEqualTo(5_603L);
+        assertThatThrownBy(() -> ProcessUsage.schedstatField("1 2", 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a /proc schedstat line");
+    }
+
+    @Test
+    void theWaitBetweenTwoReadingsIsInSecondsAndMicrosecondsAWakeUp() {
+        ProcessUsage before = new ProcessUsage(1, 1.0, 2.0, 1_000);
+        ProcessUsage after = new ProcessUsage(1, 3.0, 5.0, 7_000);
+        // 3 s over 6,000 wake-ups: 500 us each
+        assertThat(after.waitSince(before)).isEqualTo("3.0 (500 us)");
+        ProcessUsage withoutSchedstat = ProcessUsage.parse("VmRSS:\t 10 kB\n", "1 (java) S 1 1 1 0 -1 0 0 0 0 0 5 5 0 0");
+        assertThat(withoutSchedstat.waitSince(withoutSchedstat)).isEqualTo("-");
+        assertThat(after.waitSince(after)).as("no wake-up between the readings").isEqualTo("-");
     }
 }
