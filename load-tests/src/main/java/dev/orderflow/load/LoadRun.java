@@ -149,7 +149,7 @@ public final class LoadRun {
             // orders' work (~50 of 18,900 at 210/s), against a pause that would let the suite go idle.
             SuiteCounters.Reading before = warmUpAtRate(atRate) ? counters.read() : idleRates.end();
 
-            Map<String, ProcessUsage> usageBefore = usage(pids);
+            Map<String, ProcessUsage> usageBefore = usageWithWaits(pids);
             Map<String, Long> peakRssKb = new HashMap<>();
             ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
             sampler.scheduleAtFixedRate(() -> usage(pids).forEach((name, u) -> peakRssKb.merge(name, u.rssKb(), Math::max)),
@@ -196,7 +196,7 @@ public final class LoadRun {
                 out.printf("load: not every order COMPLETED within %s: %d of %d%n", options.completionTimeout(),
                         completedCount() - earlierOrders, accepted);
             }
-            Map<String, ProcessUsage> usageAfter = usage(pids);
+            Map<String, ProcessUsage> usageAfter = usageWithWaits(pids);
             sampler.shutdownNow();
             if (perSecond != null) {
                 perSecond.stop();
@@ -539,6 +539,13 @@ public final class LoadRun {
     static Map<String, ProcessUsage> usage(Map<String, Long> pids) {
         Map<String, ProcessUsage> usage = new LinkedHashMap<>();
         pids.forEach((name, pid) -> usage.put(name, ProcessUsage.of(pid)));
+        return usage;
+    }
+
+    /** {@link #usage} with each process's wait for a core: for the run's start and end, not every second. */
+    static Map<String, ProcessUsage> usageWithWaits(Map<String, Long> pids) {
+        Map<String, ProcessUsage> usage = new LinkedHashMap<>();
+        pids.forEach((name, pid) -> usage.put(name, ProcessUsage.withWaits(pid)));
         return usage;
     }
 

@@ -18,23 +18,37 @@ import java.nio.file.Path;
  *
  * @param rssKb           VmRSS in KiB
  * @param cpuSeconds      user + system CPU time since the process started
- * @param waitSeconds     time its live threads spent runnable but waiting for a core; NaN where the
- *                        kernel has no schedstat
- * @param wakeUps         times its live threads got a core (schedstat's third field); 0 where the
- *                        kernel has no schedstat
+ * @param waitSeconds     time its live threads spent runnable but waiting for a core; NaN when not
+ *                        read ({@link #of}) or where the kernel has no schedstat
+ * @param wakeUps         times its live threads got a core (schedstat's third field); 0 when not read
+ *                        or where the kernel has no schedstat
  */
 public record ProcessUsage(long rssKb, double cpuSeconds, double waitSeconds, long wakeUps) {
 
     /** {@code sysconf(_SC_CLK_TCK)}: 100 on every Linux the suite runs on (x86-64 and arm64). */
     static final int CLOCK_TICKS_PER_SECOND = 100;
 
+    /** The RSS and CPU time, without the run-queue figures (NaN and 0): two small reads, cheap enough every second. */
     public static ProcessUsage of(long pid) {
         Path process = Path.of("/proc", Long.toString(pid));
         try {
-            ProcessUsage usage = parse(Files.readString(process.resolve("status")), Files.readString(process.resolve("stat")));
-            if (!Files.exists(process.resolve("schedstat"))) {
-                return usage; // a kernel without CONFIG_SCHED_INFO
-            }
+            return parse(Files.readString(process.resolve("status")), Files.readString(process.resolve("stat")));
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read /proc/" + pid + " (has the process exited?)", e);
+        }
+    }
+
+    /**
+     * The RSS, CPU time and the threads' wait for a core: a read of every thread's schedstat, for the
+     * readings at the start and end of a run (not the every-second samples).
+     */
+    public static ProcessUsage withWaits(long pid) {
+        ProcessUsage usage = of(pid);
+        Path process = Path.of("/proc", Long.toString(pid));
+        if (!Files.exists(process.resolve("schedstat"))) {
+            return usage; // a kernel without CONFIG_SCHED_INFO
+        }
+        try {
             long waitNanos = 0;
             long wakeUps = 0;
             try (DirectoryStream<Path> threads = Files.newDirectoryStream(process.resolve("task"))) {
