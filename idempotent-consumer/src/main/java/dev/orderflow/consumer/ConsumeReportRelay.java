@@ -50,8 +50,9 @@ import io.quarkus.runtime.StartupEvent;
  * <ul>
  * <li><b>From memory</b>, the usual way: {@link ConsumeReporter} hands over the rows of each commit
  * ({@link #committed}); the relay sends them without reading them back and deletes, after SEND_OK,
- * everything a round sent with one auto-commit statement. Reading the rows back in a transaction
- * of its own for every committed batch made the relay a consumer's largest cost (issue #10).</li>
+ * everything its rounds sent within {@code delete-delay} with one auto-commit statement. Reading
+ * the rows back in a transaction of its own for every committed batch made the relay a consumer's
+ * largest cost (issue #10).</li>
  * <li><b>By the sweep</b>, at start and every {@code sweep-interval}: the rows nobody handed over
  * (written just before a crash or restart, left by a failed send or delete, or written by an
  * instance that does not relay), in transactions that take them with
@@ -95,6 +96,8 @@ public class ConsumeReportRelay {
     private final Set<Long> held = ConcurrentHashMap.newKeySet();
     /** Sent, SEND_OK, not yet deleted (a failed delete is tried again next round). Relay thread only. */
     private final List<Long> sentNotDeleted = new ArrayList<>();
+    /** When {@link #sentNotDeleted} is due for deletion: {@code delete-delay} after its oldest row's send. Relay thread only. */
+    private long deleteDue;
     private volatile Thread worker;
     private volatile boolean running;
 
@@ -107,6 +110,11 @@ public class ConsumeReportRelay {
     }
 
     void start(@Observes StartupEvent event) {
+        if (config.deleteDelay().isNegative() || config.deleteDelay().compareTo(config.sweepInterval()) >= 0) {
+            throw new IllegalStateException("orderflow.idempotent-consumer.reporting.delete-delay ("
+                    + config.deleteDelay() + ") must be at least PT0S and shorter than sweep-interval ("
+                    + config.sweepInterval() + "): other instances' sweeps send the rows older than that again");
+        }
         if (config.consumer().isEmpty() || !config.relayEnabled()) {
             LOG.debugf("Consume report relay not started (reporting consumer %s, relay enabled %s)",
                     config.consumer().orElse("unset"), config.relayEnabled());
@@ -163,13 +171,16 @@ public class ConsumeReportRelay {
         while (running) {
             try {
                 relayCommitted();
+                if (!sentNotDeleted.isEmpty() && System.nanoTime() - deleteDue >= 0) {
+                    deleteSent();
+                }
                 if (System.nanoTime() - nextSweep >= 0) {
                     relayPending();
                     nextSweep = System.nanoTime() + config.sweepInterval().toNanos();
                 }
-                long untilSweep = Math.max(0, nextSweep - System.nanoTime());
+                long next = sentNotDeleted.isEmpty() || deleteDue - nextSweep >= 0 ? nextSweep : deleteDue;
                 if (committed.isEmpty()) {
-                    wakeUps.tryAcquire(untilSweep, TimeUnit.NANOSECONDS);
+                    wakeUps.tryAcquire(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
                 }
                 // One round takes everything handed over: wake-ups that piled up meanwhile are served by it.
                 wakeUps.drainPermits();
@@ -184,9 +195,11 @@ public class ConsumeReportRelay {
                 }
             }
         }
-        // Stopping: a last round for what was handed over (nothing is handed over any more).
+        // Stopping: a last round for what was handed over (nothing is handed over any more), and
+        // every sent row deleted now rather than after delete-delay.
         try {
             relayCommitted();
+            deleteSent();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -196,7 +209,8 @@ public class ConsumeReportRelay {
 
     /**
      * Sends the rows handed over since the last round (at most ten batches' worth, so that deletes
-     * keep pace under a steady stream), then deletes every sent row with one statement.
+     * keep pace under a steady stream); the sent rows are deleted together {@code delete-delay}
+     * after the first of them was sent, or at once when they reach the most one DELETE takes.
      *
      * @throws InterruptedException when the relay is being stopped (what was not sent waits for a sweep)
      */
@@ -209,11 +223,16 @@ public class ConsumeReportRelay {
         try {
             sent = sendInOrder(round);
         } finally {
+            if (sent > 0 && sentNotDeleted.isEmpty()) {
+                deleteDue = System.nanoTime() + config.deleteDelay().toNanos();
+            }
             round.subList(0, sent).forEach(row -> sentNotDeleted.add(row.id));
             // Not sent (failed, stopping, or the send threw): no longer held, the sweep takes them from the outbox.
             round.subList(sent, round.size()).forEach(row -> held.remove(row.id));
         }
-        deleteSent();
+        if (sentNotDeleted.size() >= MAX_DELETE_IDS) {
+            deleteSent();
+        }
         if (Thread.currentThread().isInterrupted()) {
             throw new InterruptedException("consume report relay stopped");
         }

@@ -57,6 +57,18 @@ public interface IdempotentConsumerConfig {
         Duration sweepInterval();
 
         /**
+         * How long the relay lets rows it has sent wait before it deletes them: one DELETE (an
+         * auto-commit, so a flush of MariaDB's log) then serves every round sent meanwhile instead of
+         * one per round, a third of the commits of a consumer at half its maximum
+         * (docs/performance.md, step 33). PT0S deletes after every round. Must be shorter than
+         * {@code sweep-interval}: another instance's sweep takes the rows older than that, and
+         * would send a sent, undeleted row again. A crash in this window sends those rows twice,
+         * which the status service applies once.
+         */
+        @WithDefault("PT0.2S")
+        Duration deleteDelay();
+
+        /**
          * Reports per RocketMQ batch message (split only if their bodies came near the 4 MiB batch
          * limit), and rows per sweep transaction; a batch's rows are deleted after its SEND_OK.
          */

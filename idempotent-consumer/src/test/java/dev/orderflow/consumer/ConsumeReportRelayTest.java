@@ -49,12 +49,13 @@ class ConsumeReportRelayTest {
             + " consume_report for each row signal sqlstate '45000' set message_text = 'delete refused by the test'";
     private static final String ALLOW_DELETES = "drop trigger if exists consume_report_delete_refused";
 
-    /** The relay thread on; the sweep, and a failed delete's next try, every 2 s. */
+    /** The relay thread on; the sweep, and a failed delete's next try, every 2 s; sent rows deleted 1.5 s after their send. */
     public static class RelayRunning implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("orderflow.idempotent-consumer.reporting.relay-enabled", "true",
-                    "orderflow.idempotent-consumer.reporting.sweep-interval", "PT2S");
+                    "orderflow.idempotent-consumer.reporting.sweep-interval", "PT2S",
+                    "orderflow.idempotent-consumer.reporting.delete-delay", "PT1.5S");
         }
     }
 
@@ -93,6 +94,35 @@ class ConsumeReportRelayTest {
         }
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).alias("each report sent once")
                 .until(() -> sentOnce(probe, reportKeys));
+    }
+
+    @Test
+    void theRowsOfRoundsSentWithinTheDeleteDelayAreDeletedTogetherAfterIt() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> Database.count("select count(*) from consume_report") == 0);
+        TopicProbe probe = TopicProbe.of(ConsumerReports.TOPIC);
+        List<String> first = reportKeys(consumeBatch(2));
+        await().atMost(Duration.ofSeconds(30)).alias("first round sent")
+                .until(() -> first.stream().allMatch(k -> !probe.withKey(k).isEmpty()));
+        List<String> second = reportKeys(consumeBatch(3));
+        await().atMost(Duration.ofSeconds(30)).alias("second round sent")
+                .until(() -> second.stream().allMatch(k -> !probe.withKey(k).isEmpty()));
+        // Both rounds went out well within the 1.5 s delete-delay of the first one's send.
+        assertThat(outboxRows(first)).as("first round's rows, sent, not yet deleted").isEqualTo(2);
+        assertThat(outboxRows(second)).as("second round's rows, sent, not yet deleted").isEqualTo(3);
+
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        // One DELETE takes both rounds' rows: no reading ever sees one round's rows gone and the other's left.
+        await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10)).alias("both rounds deleted together")
+                .until(() -> {
+                    long firstLeft = outboxRows(first);
+                    long secondLeft = outboxRows(second);
+                    assertThat(firstLeft == 0).as("first round deleted (%d left) exactly when the second (%d left)",
+                            firstLeft, secondLeft).isEqualTo(secondLeft == 0);
+                    return firstLeft + secondLeft == 0;
+                });
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).alias("each report sent once")
+                .until(() -> sentOnce(probe, all));
     }
 
     @Test
