@@ -74,6 +74,17 @@ public interface SmsServiceConfig {
          */
         @WithDefault("PT30S")
         Duration claimLease();
+
+        /**
+         * How long a text the gateway accepted may wait for its SENT to be recorded. Within it the
+         * next sweep records it together with its claim (the next consumed batch's commit wakes
+         * one): one transaction per round of texts instead of two (docs/performance.md, step 33).
+         * When no sweep comes by then, one runs for it. The claim lease must exceed the longest
+         * send plus this, checked at startup, so that no other claim takes a row over before its
+         * SENT is recorded. PT0S records after every send, as before step 33.
+         */
+        @WithDefault("PT0.2S")
+        Duration recordDelay();
     }
 
     interface Retry {

@@ -42,13 +42,14 @@ import io.quarkus.runtime.StartupEvent;
  * <ul>
  * <li><b>When</b>: a sweep every {@code sweep-interval} (retries whose back-off has passed, rows of
  * a crashed instance), plus a wake-up right after a consume transaction that wrote a row commits,
- * and after every finished send (more rows may be due). Sweeps run on one thread, never overlapping.</li>
+ * after a finished send when the last sweep left due rows for want of free slots, and
+ * {@code record-delay} after a send that no other sweep followed. Sweeps run on one thread, never overlapping.</li>
  * <li><b>How many</b>: at most {@code concurrency} sends at a time; a sweep claims only as many
  * rows as there are free send slots, so claimed rows never wait in a queue while their lease runs.</li>
  * <li><b>Safely with several instances</b>: rows are claimed in the database ({@link SmsOutbox}).</li>
  * <li><b>Results</b>: accepted → SENT (recorded by the next sweep for every text accepted since the
- * last one, in one statement and in the transaction of that sweep's claim; the send's own wake-up
- * queues that sweep); refused (4xx) → FAILED at once; transient (timeout, 5xx,
+ * last one, in one statement and in the transaction of that sweep's claim, at most
+ * {@code record-delay} after the send); refused (4xx) → FAILED at once; transient (timeout, 5xx,
  * connection) → PENDING again after an exponential back-off, FAILED after {@code max-attempts}.
  * Every attempt of a row carries the same Idempotency-Key (its business key), so a retry after a
  * send whose answer was lost does not text the customer twice at a provider that honours it.</li>
@@ -69,6 +70,13 @@ public class SmsDispatcher {
     /** Texts the gateway accepted whose SENT is not recorded yet: the next sweep records them together. */
     private final ConcurrentLinkedQueue<ClaimedSms> acceptedUnrecorded = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean sweepQueued = new AtomicBoolean();
+    /** A sweep is scheduled {@code record-delay} ahead for the accepted texts. */
+    private final AtomicBoolean recordScheduled = new AtomicBoolean();
+    /**
+     * The last sweep claimed as many rows as there were free send slots: more may be due, so a
+     * finished send wakes a sweep at once rather than after {@code record-delay}.
+     */
+    private volatile boolean claimsLimitedBySlots;
     private final AtomicInteger threadNumber = new AtomicInteger();
     private ScheduledExecutorService sweeper;
     private ExecutorService senders;
@@ -100,10 +108,15 @@ public class SmsDispatcher {
         if (settings.concurrency() < 1) {
             throw new IllegalStateException("sms-service.dispatch.concurrency must be at least 1");
         }
-        if (settings.claimLease().compareTo(longestSend) <= 0) {
-            // A shorter lease would let a second instance claim a row that is still being sent.
+        if (settings.recordDelay().isNegative()) {
+            throw new IllegalStateException("sms-service.dispatch.record-delay must be at least PT0S, not "
+                    + settings.recordDelay());
+        }
+        if (settings.claimLease().compareTo(longestSend.plus(settings.recordDelay())) <= 0) {
+            // A shorter lease would let a second instance claim a row that is still being sent or recorded.
             throw new IllegalStateException("sms-service.dispatch.claim-lease (" + settings.claimLease()
-                    + ") must exceed the gateway's connect-timeout + read-timeout (" + longestSend + ")");
+                    + ") must exceed the gateway's connect-timeout + read-timeout (" + longestSend
+                    + ") plus sms-service.dispatch.record-delay (" + settings.recordDelay() + ")");
         }
         sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> thread(runnable, "sms-dispatch-sweep"));
         senders = Executors.newFixedThreadPool(settings.concurrency(),
@@ -161,10 +174,11 @@ public class SmsDispatcher {
         List<ClaimedSms> accepted = drainAccepted();
         List<ClaimedSms> claimed;
         try {
-            SmsOutbox.SentAndClaimed round = outbox.markSentAndClaimDue(accepted, freeSendSlots.availablePermits(),
-                    settings.claimLease());
+            int freeSlots = freeSendSlots.availablePermits();
+            SmsOutbox.SentAndClaimed round = outbox.markSentAndClaimDue(accepted, freeSlots, settings.claimLease());
             warnAboutLostClaims(accepted, round.recorded());
             claimed = round.claimed();
+            claimsLimitedBySlots = claimed.size() >= freeSlots;
         } catch (RuntimeException e) {
             errorUnrecorded(accepted, e);
             // A failed sweep (e.g. database down) must not cancel the periodic schedule: the next one retries.
@@ -180,13 +194,36 @@ public class SmsDispatcher {
                         send(claim);
                     } finally {
                         freeSendSlots.release();
-                        wakeUp();
+                        afterSend();
                     }
                 });
             }
         } catch (RuntimeException e) {
             // The executor refused (shutting down): the claimed rows are sent again after their lease.
             LOG.warnf(e, "SMS dispatch could not start its sends; the rows are sent again after the claim lease");
+        }
+    }
+
+    /**
+     * A send finished and freed its slot: when rows were left unclaimed for want of slots, a sweep
+     * now; otherwise the text waits up to {@code record-delay} for a sweep to record it with its claim.
+     */
+    private void afterSend() {
+        if (claimsLimitedBySlots || settings.recordDelay().isZero()) {
+            wakeUp();
+        } else if (!acceptedUnrecorded.isEmpty() && recordScheduled.compareAndSet(false, true)) {
+            try {
+                sweeper.schedule(() -> {
+                    recordScheduled.set(false);
+                    // A sweep since then recorded them all: nothing to do, not even a read.
+                    if (!acceptedUnrecorded.isEmpty()) {
+                        sweep();
+                    }
+                }, settings.recordDelay().toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // Stopping: stop() records what was accepted.
+                recordScheduled.set(false);
+            }
         }
     }
 
@@ -206,7 +243,7 @@ public class SmsDispatcher {
         try {
             if (failure == null) {
                 sent.increment();
-                // Recorded by the sweep this send's wake-up queues, together with the others finished by then.
+                // Recorded by the next sweep, together with the others finished by then (afterSend).
                 acceptedUnrecorded.add(claim);
             } else if (failure instanceof SmsRejectedException) {
                 failed.increment();
