@@ -3,7 +3,6 @@ package dev.orderflow.load;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -253,9 +252,10 @@ final class PerSecondSamples implements AutoCloseable {
                 String stat;
                 try {
                     stat = Files.readString(entry.resolve("stat"));
-                } catch (NoSuchFileException e) {
-                    return;
                 } catch (IOException e) {
+                    if (ProcessUsage.exited(e)) {
+                        return;
+                    }
                     throw new UncheckedIOException(e);
                 }
                 ticks.put(id, ProcessUsage.cpuTicks(stat));

@@ -57,7 +57,10 @@ public record ProcessUsage(long rssKb, double cpuSeconds, double waitSeconds, lo
                         String schedstat = Files.readString(thread.resolve("schedstat"));
                         waitNanos += schedstatField(schedstat, 1);
                         wakeUps += schedstatField(schedstat, 2);
-                    } catch (NoSuchFileException exited) {
+                    } catch (IOException e) {
+                        if (!exited(e)) {
+                            throw e;
+                        }
                         // the thread exited after the listing: its wait went with it (see the class comment)
                     }
                 }
@@ -66,6 +69,15 @@ public record ProcessUsage(long rssKb, double cpuSeconds, double waitSeconds, lo
         } catch (IOException e) {
             throw new IllegalStateException("Cannot read /proc/" + pid + " (has the process exited?)", e);
         }
+    }
+
+    /**
+     * Whether reading a {@code /proc} entry failed because its process or thread ended after it was
+     * listed: the file is gone, or the kernel answers ESRCH, which Java reports as a plain
+     * IOException "No such process" (it stopped step 33's per-second sampling after 6 s).
+     */
+    static boolean exited(IOException e) {
+        return e instanceof NoSuchFileException || "No such process".equals(e.getMessage());
     }
 
     /**

@@ -3,6 +3,12 @@ package dev.orderflow.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
 
 class ProcessUsageTest {
@@ -38,6 +44,22 @@ class ProcessUsageTest {
         // Every thread of a JVM has been given a core at least once, and no thread waits negative time.
         assertThat(usage.wakeUps()).isGreaterThanOrEqualTo(Thread.activeCount());
         assertThat(usage.waitSeconds()).isNotNegative();
+    }
+
+    @Test
+    void aProcOrThreadEntryThatEndedAfterItsListingCountsAsExitedAndOtherFailuresDoNot() throws Exception {
+        // What a read of /proc/<pid>/stat or task/<tid>/stat gets when the process or thread is gone:
+        // ENOENT once its folder is removed, ESRCH while the folder still stands (a plain IOException in Java).
+        assertThat(ProcessUsage.exited(new NoSuchFileException("/proc/123/task/456/stat"))).isTrue();
+        assertThat(ProcessUsage.exited(new IOException("No such process"))).isTrue();
+        assertThat(ProcessUsage.exited(new IOException("Permission denied"))).isFalse();
+        assertThat(ProcessUsage.exited(new AccessDeniedException("/proc/1/stat"))).isFalse();
+
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Path stat = Path.of("/proc", Long.toString(ended.pid()), "stat");
+        assertThatThrownBy(() -> Files.readString(stat)).isInstanceOf(IOException.class)
+                .satisfies(e -> assertThat(ProcessUsage.exited((IOException) e)).as(e.toString()).isTrue());
     }
 
     @Test
