@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.sms.FakeSmsGateway.Answer;
+import dev.orderflow.sms.FakeSmsGateway.Call;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -23,7 +25,8 @@ import io.quarkus.test.junit.TestProfile;
 /**
  * When an accepted text's SENT is recorded ({@code sms-service.dispatch.record-delay}): with the
  * next round's claim when the next consumed text comes within the delay, otherwise by a sweep of
- * its own after it. The periodic sweep runs once a minute here, so neither can be it. Real broker,
+ * its own after it; a text not accepted wakes a sweep at once. The periodic sweep runs once a
+ * minute here, so none of these can be it. Real broker,
  * real MariaDB, the fake provider over HTTP.
  */
 @QuarkusTest
@@ -31,13 +34,17 @@ import io.quarkus.test.junit.TestProfile;
 @WithTestResource(value = FakeSmsGatewayResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class SmsSentRecordingTest {
 
-    /** SENT waits up to 3 s; the periodic sweep once a minute; the lease above the 2 s longest send plus that. */
+    /**
+     * SENT waits up to 3 s; the periodic sweep once a minute; answers awaited 5 s; the lease above
+     * the 6 s longest send plus the 3 s.
+     */
     public static class RareSweeps implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("sms-service.dispatch.record-delay", "PT3S",
                     "sms-service.dispatch.sweep-interval", "PT60S",
-                    "sms-service.dispatch.claim-lease", "PT10S");
+                    "sms-service.gateway.read-timeout", "PT5S",
+                    "sms-service.dispatch.claim-lease", "PT15S");
         }
     }
 
@@ -79,6 +86,29 @@ class SmsSentRecordingTest {
         awaitStatus(secondOrder + ":create", "SENT");
         assertThat(gateway.callsTo(firstPhone)).as("first: one call").hasSize(1);
         assertThat(gateway.callsTo(secondPhone)).as("second: one call").hasSize(1);
+    }
+
+    @Test
+    void aRefusedConfirmationWakesASweepAtOnceSoItsCancellationNoticeGoesOut() {
+        String orderId = newOrderId();
+        String phone = newPhone();
+        String createKey = orderId + ":create";
+        String cancelKey = orderId + ":cancel";
+        // Refused after 2 s; meanwhile the cancellation notice is recorded, not due while its confirmation is PENDING.
+        gateway.script(createKey, new Answer(400, false, 2000));
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        await().atMost(SmsTestEvents.DELIVERY).until(() -> !gateway.callsWithKey(createKey).isEmpty());
+        OrderTopicSender.send(event(OrderEventType.CANCEL, orderId, phone));
+        await().atMost(SmsTestEvents.DELIVERY).until(() -> SmsDatabase.outboxRow(cancelKey) != null);
+        assertThat(SmsDatabase.outboxRow(createKey).status()).as("confirmation still being sent").isEqualTo("PENDING");
+        assertThat(gateway.callsWithKey(cancelKey)).as("notice held back meanwhile").isEmpty();
+
+        awaitStatus(createKey, "FAILED");
+        // Neither the periodic sweep (a minute) nor a record-delay sweep (3 s, for accepted texts) could be this one.
+        await().atMost(Duration.ofMillis(2500)).alias("notice sent right after the refusal")
+                .until(() -> !gateway.callsWithKey(cancelKey).isEmpty());
+        awaitStatus(cancelKey, "SENT");
+        assertThat(gateway.callsTo(phone)).extracting(Call::idempotencyKey).containsExactly(createKey, cancelKey);
     }
 
     private boolean accepted(String phone) {

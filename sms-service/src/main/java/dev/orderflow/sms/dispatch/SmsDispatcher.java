@@ -42,8 +42,9 @@ import io.quarkus.runtime.StartupEvent;
  * <ul>
  * <li><b>When</b>: a sweep every {@code sweep-interval} (retries whose back-off has passed, rows of
  * a crashed instance), plus a wake-up right after a consume transaction that wrote a row commits,
- * after a finished send when the last sweep left due rows for want of free slots, and
- * {@code record-delay} after a send that no other sweep followed. Sweeps run on one thread, never overlapping.</li>
+ * after a finished send that was not accepted or when the last sweep left due rows for want of
+ * free slots, and {@code record-delay} after an accepted send that no other sweep followed. Sweeps
+ * run on one thread, never overlapping.</li>
  * <li><b>How many</b>: at most {@code concurrency} sends at a time; a sweep claims only as many
  * rows as there are free send slots, so claimed rows never wait in a queue while their lease runs.</li>
  * <li><b>Safely with several instances</b>: rows are claimed in the database ({@link SmsOutbox}).</li>
@@ -190,11 +191,12 @@ public class SmsDispatcher {
                 // Only this thread takes permits, and it claimed no more rows than were free: this never blocks.
                 freeSendSlots.acquireUninterruptibly();
                 senders.execute(() -> {
+                    boolean textAccepted = false;
                     try {
-                        send(claim);
+                        textAccepted = send(claim);
                     } finally {
                         freeSendSlots.release();
-                        afterSend();
+                        afterSend(textAccepted);
                     }
                 });
             }
@@ -205,11 +207,13 @@ public class SmsDispatcher {
     }
 
     /**
-     * A send finished and freed its slot: when rows were left unclaimed for want of slots, a sweep
-     * now; otherwise the text waits up to {@code record-delay} for a sweep to record it with its claim.
+     * A send finished and freed its slot. A sweep now when rows were left unclaimed for want of
+     * slots, or when the text was not accepted: its result is recorded already, and a FAILED
+     * confirmation makes its order's cancellation notice due. An accepted text otherwise waits up to
+     * {@code record-delay} for a sweep to record its SENT with that sweep's claim.
      */
-    private void afterSend() {
-        if (claimsLimitedBySlots || settings.recordDelay().isZero()) {
+    private void afterSend(boolean accepted) {
+        if (!accepted || claimsLimitedBySlots || settings.recordDelay().isZero()) {
             wakeUp();
         } else if (!acceptedUnrecorded.isEmpty() && recordScheduled.compareAndSet(false, true)) {
             try {
@@ -227,7 +231,8 @@ public class SmsDispatcher {
         }
     }
 
-    private void send(ClaimedSms claim) {
+    /** @return whether the gateway accepted the text (its SENT is then recorded by a coming sweep) */
+    private boolean send(ClaimedSms claim) {
         SmsRequest request = new SmsRequest(claim.businessKey(), claim.phone(), claim.text());
         long start = System.nanoTime();
         Exception failure = null;
@@ -245,6 +250,7 @@ public class SmsDispatcher {
                 sent.increment();
                 // Recorded by the next sweep, together with the others finished by then (afterSend).
                 acceptedUnrecorded.add(claim);
+                return true;
             } else if (failure instanceof SmsRejectedException) {
                 failed.increment();
                 LOG.warnf("SMS %s refused on attempt %d, not retried: %s", claim.businessKey(), claim.attempt(),
@@ -259,6 +265,7 @@ public class SmsDispatcher {
             LOG.errorf(e, "SMS %s: could not record the result of attempt %d; it is retried after the claim lease",
                     claim.businessKey(), claim.attempt());
         }
+        return false;
     }
 
     /**
