@@ -32,6 +32,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -131,7 +132,7 @@ public final class LoadRun {
     private LoadResult execute() {
         Map<String, Long> pids = processIds();
         Map<String, Double> startupSeconds = startupSeconds();
-        Map<String, ProcessUsage> idle = usage(pids);
+        Map<String, ProcessUsage> idle = usage(pids, ProcessUsage::of);
         int planned = options.plannedOrders();
         List<String> skus = options.skuNames();
         try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), skus, options.clients(), planned,
@@ -149,11 +150,11 @@ public final class LoadRun {
             // orders' work (~50 of 18,900 at 210/s), against a pause that would let the suite go idle.
             SuiteCounters.Reading before = warmUpAtRate(atRate) ? counters.read() : idleRates.end();
 
-            Map<String, ProcessUsage> usageBefore = usageWithWaits(pids);
+            Map<String, ProcessUsage> usageBefore = usage(pids, ProcessUsage::withWaits);
             Map<String, Long> peakRssKb = new HashMap<>();
             ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-            sampler.scheduleAtFixedRate(() -> usage(pids).forEach((name, u) -> peakRssKb.merge(name, u.rssKb(), Math::max)),
-                    0, 1, TimeUnit.SECONDS);
+            sampler.scheduleAtFixedRate(() -> usage(pids, ProcessUsage::of)
+                    .forEach((name, u) -> peakRssKb.merge(name, u.rssKb(), Math::max)), 0, 1, TimeUnit.SECONDS);
             Map<String, JfrProfile> profiles = new LinkedHashMap<>();
             options.jfrProcesses().forEach(p -> profiles.put(p, JfrProfile.start(pids.get(p), runDir.resolve(p + ".jfr"))));
             Map<String, AsyncProfile> asyncProfiles = new LinkedHashMap<>();
@@ -196,7 +197,7 @@ public final class LoadRun {
                 out.printf("load: not every order COMPLETED within %s: %d of %d%n", options.completionTimeout(),
                         completedCount() - earlierOrders, accepted);
             }
-            Map<String, ProcessUsage> usageAfter = usageWithWaits(pids);
+            Map<String, ProcessUsage> usageAfter = usage(pids, ProcessUsage::withWaits);
             sampler.shutdownNow();
             if (perSecond != null) {
                 perSecond.stop();
@@ -536,16 +537,13 @@ public final class LoadRun {
         return seconds;
     }
 
-    static Map<String, ProcessUsage> usage(Map<String, Long> pids) {
+    /**
+     * Each process's reading by name: {@link ProcessUsage#of} (cheap, every second) or
+     * {@link ProcessUsage#withWaits} (every thread's wait for a core, at the run's start and end).
+     */
+    static Map<String, ProcessUsage> usage(Map<String, Long> pids, LongFunction<ProcessUsage> reading) {
         Map<String, ProcessUsage> usage = new LinkedHashMap<>();
-        pids.forEach((name, pid) -> usage.put(name, ProcessUsage.of(pid)));
-        return usage;
-    }
-
-    /** {@link #usage} with each process's wait for a core: for the run's start and end, not every second. */
-    static Map<String, ProcessUsage> usageWithWaits(Map<String, Long> pids) {
-        Map<String, ProcessUsage> usage = new LinkedHashMap<>();
-        pids.forEach((name, pid) -> usage.put(name, ProcessUsage.withWaits(pid)));
+        pids.forEach((name, pid) -> usage.put(name, reading.apply(pid)));
         return usage;
     }
 

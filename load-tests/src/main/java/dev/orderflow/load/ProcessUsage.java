@@ -5,6 +5,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * A process's resident set and CPU time, read from Linux {@code /proc/<pid>/status} and
@@ -153,6 +154,6 @@ public record ProcessUsage(long rssKb, double cpuSeconds, double waitSeconds, lo
         if (Double.isNaN(seconds) || wakeUpsBetween <= 0) {
             return "-";
         }
-        return String.format(java.util.Locale.ROOT, "%.1f (%.0f us)", seconds, seconds * 1e6 / wakeUpsBetween);
+        return String.format(Locale.ROOT, "%.1f (%.0f us)", seconds, seconds * 1e6 / wakeUpsBetween);
     }
 }

@@ -308,11 +308,11 @@ public final class ReferenceRun implements AutoCloseable {
             out.printf(Locale.ROOT, "reference: %s, %d orders, load average %.2f%n", options.label(), planned,
                     loadAverage);
             SuiteCounters.Reading countersBefore = counters.read();
-            Map<String, ProcessUsage> before = LoadRun.usage(pids);
+            Map<String, ProcessUsage> before = LoadRun.usage(pids, ProcessUsage::of);
             long firstSubmitMillis = System.currentTimeMillis();
             long loadStarted = System.nanoTime();
             closedLoop(stream, planned, all.size());
-            Map<String, ProcessUsage> after = LoadRun.usage(pids);
+            Map<String, ProcessUsage> after = LoadRun.usage(pids, ProcessUsage::of);
             SuiteCounters.Reading countersAfter = counters.read();
             int accepted = stream.acceptedCount();
             out.printf(Locale.ROOT, "reference: %d submitted and waited for in %.1f s%n", planned,
