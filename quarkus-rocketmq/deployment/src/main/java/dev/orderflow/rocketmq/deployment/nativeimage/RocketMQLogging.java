@@ -31,7 +31,9 @@ import io.quarkus.paths.PathTree;
  * What RocketMQ's own logging needs in a native image.
  *
  * <p>The client logs through a shaded SLF4J ({@code org.apache.rocketmq.logging.org.slf4j}) whose
- * provider, a shaded logback 1.3, is found with {@link java.util.ServiceLoader}. Logback is then
+ * provider is found with {@link java.util.ServiceLoader}: the extension's {@code RocketMQLogProvider}
+ * (into JBoss Logging), which needs nothing more. Only when an application puts RocketMQ's shaded
+ * logback 1.3 back on its class path does the rest of this apply. Logback is then
  * configured by {@code DefaultJoranConfiguratorExt} (rocketmq-common, also a service) from the
  * first {@code rmq.*.logback.xml} it finds on the class path; Joran instantiates the classes named
  * in that XML (after rewriting {@code ch.qos.logback} to the shaded package), calls their setters
@@ -51,10 +53,13 @@ public final class RocketMQLogging {
             "rmq.tools.logback.xml",
             "rmq.client.logback.xml");
 
+    /** Logback's configurator service: RocketMQ's logback looks it up. */
+    public static final String LOGBACK_CONFIGURATOR = "org.apache.rocketmq.logging.ch.qos.logback.classic.spi.Configurator";
+
     /** Service interfaces RocketMQ's logging and the client look up with ServiceLoader. */
     public static final List<String> SERVICE_INTERFACES = List.of(
             "org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider",
-            "org.apache.rocketmq.logging.ch.qos.logback.classic.spi.Configurator",
+            LOGBACK_CONFIGURATOR,
             "org.apache.rocketmq.common.namesrv.TopAddressing");
 
     static final String LOGBACK_PACKAGE = "ch.qos.logback.";
@@ -68,6 +73,19 @@ public final class RocketMQLogging {
     static final DotName CONVERTER = DotName.createSimple(SHADED_LOGBACK_PACKAGE + "core.pattern.Converter");
 
     private RocketMQLogging() {
+    }
+
+    /** RocketMQ's shaded logback provider, a class of {@code io.github.aliyunmq:rocketmq-logback-classic}. */
+    static final String LOGBACK_PROVIDER_CLASS_FILE =
+            "org/apache/rocketmq/logging/ch/qos/logback/classic/spi/LogbackServiceProvider.class";
+
+    /**
+     * Whether RocketMQ's shaded logback is on the application's runtime class path. The extension
+     * leaves it out (RocketMQ logs into JBoss Logging); an application that adds it back, e.g. with
+     * a broker, logs through it as RocketMQ does by default.
+     */
+    public static boolean logbackPresent(List<PathTree> classPath) {
+        return classPath.stream().anyMatch(tree -> tree.contains(LOGBACK_PROVIDER_CLASS_FILE));
     }
 
     /**

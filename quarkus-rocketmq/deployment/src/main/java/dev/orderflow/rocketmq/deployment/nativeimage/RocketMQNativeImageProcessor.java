@@ -125,14 +125,20 @@ class RocketMQNativeImageProcessor {
             BuildProducer<ServiceProviderBuildItem> serviceProviders,
             BuildProducer<ReflectiveClassBuildItem> reflectiveClasses) {
         List<PathTree> classPath = runtimeClassPath(curateOutcome);
-
-        Map<String, Set<String>> configurationFiles = RocketMQLogging.presentConfigurationFiles(classPath);
+        // Without RocketMQ's logback (left out by this extension: RocketMQLogProvider logs into JBoss
+        // Logging) its configuration files configure nothing, and the classes they name are absent.
+        boolean logback = RocketMQLogging.logbackPresent(classPath);
+        Map<String, Set<String>> configurationFiles = logback ? RocketMQLogging.presentConfigurationFiles(classPath)
+                : Map.of();
         if (!configurationFiles.isEmpty()) {
             resources.produce(new NativeImageResourceBuildItem(List.copyOf(configurationFiles.keySet())));
         }
 
         int providerCount = 0;
         for (String serviceInterface : RocketMQLogging.SERVICE_INTERFACES) {
+            if (!logback && serviceInterface.equals(RocketMQLogging.LOGBACK_CONFIGURATOR)) {
+                continue; // rocketmq-common names its configurator, which extends the absent logback
+            }
             Set<String> providers = serviceProviders(classPath, serviceInterface);
             if (!providers.isEmpty()) {
                 serviceProviders.produce(new ServiceProviderBuildItem(serviceInterface, List.copyOf(providers)));
@@ -142,12 +148,14 @@ class RocketMQNativeImageProcessor {
         }
 
         Set<String> logbackClasses = new TreeSet<>();
-        configurationFiles.values().forEach(logbackClasses::addAll);
-        logbackClasses.addAll(RocketMQLogging.instantiatedByName(clientIndex.index()));
-        reflectiveClasses.produce(ReflectiveClassBuildItem.builder(logbackClasses)
-                .constructors().methods()
-                .reason("RocketMQ shaded logback: Joran and the pattern layout create these by name")
-                .build());
+        if (logback) {
+            configurationFiles.values().forEach(logbackClasses::addAll);
+            logbackClasses.addAll(RocketMQLogging.instantiatedByName(clientIndex.index()));
+            reflectiveClasses.produce(ReflectiveClassBuildItem.builder(logbackClasses)
+                    .constructors().methods()
+                    .reason("RocketMQ shaded logback: Joran and the pattern layout create these by name")
+                    .build());
+        }
 
         LOG.debugf("RocketMQ native: registered %d logging configuration resources %s, %d service providers, "
                 + "%d logback classes for reflection", configurationFiles.size(), configurationFiles.keySet(), providerCount,

@@ -104,20 +104,16 @@ class NativeSourcesIT {
     }
 
     @Test
-    void rocketMQLoggingIsRegistered() {
-        assertThat(resourceConfig).contains("rmq.client.logback.xml",
-                "META-INF/services/org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider",
-                "META-INF/services/org.apache.rocketmq.logging.ch.qos.logback.classic.spi.Configurator");
-        assertThat(resourceConfig).as("broker-side logging must not leak into the application")
-                .doesNotContain("rmq.broker.logback.xml", "rmq.namesrv.logback.xml");
-        assertThat(reflection).containsKeys(
+    void rocketMQLogsThroughTheExtensionsProviderWithoutLogback() {
+        assertThat(resourceConfig).contains(
+                "META-INF/services/org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider");
+        assertThat(reflection).containsKey("dev.orderflow.rocketmq.runtime.logging.RocketMQLogProvider");
+        assertThat(resourceConfig).as("RocketMQ's logback is left out: nothing of it to register")
+                .doesNotContain("rmq.client.logback.xml", "rmq.tools.logback.xml", "rmq.broker.logback.xml",
+                        "META-INF/services/org.apache.rocketmq.logging.ch.qos.logback.classic.spi.Configurator");
+        assertThat(reflection).doesNotContainKeys(
                 "org.apache.rocketmq.logging.ch.qos.logback.classic.spi.LogbackServiceProvider",
-                "org.apache.rocketmq.common.logging.DefaultJoranConfiguratorExt",
-                "org.apache.rocketmq.logging.ch.qos.logback.classic.AsyncAppender",
-                "org.apache.rocketmq.logging.ch.qos.logback.core.rolling.RollingFileAppender",
-                "org.apache.rocketmq.logging.ch.qos.logback.classic.pattern.DateConverter",
-                "org.apache.rocketmq.logging.ch.qos.logback.core.util.FileSize",
-                "io.github.aliyunmq.logback.extensions.ProcessIdConverter");
+                "org.apache.rocketmq.common.logging.DefaultJoranConfiguratorExt");
     }
 
     @Test
