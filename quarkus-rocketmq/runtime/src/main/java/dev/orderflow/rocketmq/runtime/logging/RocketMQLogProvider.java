@@ -20,7 +20,7 @@ import org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider;
  * RocketMQ configured logback from the first {@code rmq.*.logback.xml} on the class path
  * ({@code rmq.tools.logback.xml}, as the admin client is there) and wrote to
  * {@code ~/logs/rocketmqlogs}, a file shared by every process of the user and outside the
- * application's log; its XML configuration was also about 0.1 s of every start
+ * application's log; its XML configuration also took 96 ms of the main thread at every start
  * (docs/performance.md, step 34).
  *
  * <p>Where the shaded logback is on the class path after all (a broker in the same JVM, as in
