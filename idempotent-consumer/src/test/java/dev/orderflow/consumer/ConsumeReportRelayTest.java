@@ -28,6 +28,7 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -66,11 +67,18 @@ class ConsumeReportRelayTest {
     TestEffects effects;
 
     private static long outboxRows(List<String> reportKeys) {
-        long rows = 0;
-        for (String key : reportKeys) {
-            rows += Database.count("select count(*) from consume_report where report_key = ?", key);
-        }
-        return rows;
+        return keysInOutbox(reportKeys).size();
+    }
+
+    /**
+     * The keys among {@code reportKeys} that still have an outbox row, read with one statement: one
+     * snapshot, so a DELETE is seen either wholly or not at all (reading key by key, or round by
+     * round, can straddle it).
+     */
+    private static List<String> keysInOutbox(List<String> reportKeys) {
+        return Database.rows("select report_key from consume_report where report_key in ("
+                + BatchSql.parameters(reportKeys.size()) + ")", reportKeys.toArray()).stream()
+                .map(row -> (String) row.get("report_key")).toList();
     }
 
     @Test
@@ -115,8 +123,9 @@ class ConsumeReportRelayTest {
         // One DELETE takes both rounds' rows: no reading ever sees one round's rows gone and the other's left.
         await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10)).alias("both rounds deleted together")
                 .until(() -> {
-                    long firstLeft = outboxRows(first);
-                    long secondLeft = outboxRows(second);
+                    List<String> left = keysInOutbox(all);
+                    long firstLeft = left.stream().filter(first::contains).count();
+                    long secondLeft = left.size() - firstLeft;
                     assertThat(firstLeft == 0).as("first round deleted (%d left) exactly when the second (%d left)",
                             firstLeft, secondLeft).isEqualTo(secondLeft == 0);
                     return firstLeft + secondLeft == 0;
