@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
+import dev.orderflow.rocketmq.runtime.logging.RocketMQLogProvider;
 import io.quarkus.paths.PathTree;
 
 /**
@@ -53,17 +55,19 @@ public final class RocketMQLogging {
             "rmq.tools.logback.xml",
             "rmq.client.logback.xml");
 
-    /** Logback's configurator service: RocketMQ's logback looks it up. */
-    public static final String LOGBACK_CONFIGURATOR = "org.apache.rocketmq.logging.ch.qos.logback.classic.spi.Configurator";
-
-    /** Service interfaces RocketMQ's logging and the client look up with ServiceLoader. */
-    public static final List<String> SERVICE_INTERFACES = List.of(
-            "org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider",
-            LOGBACK_CONFIGURATOR,
-            "org.apache.rocketmq.common.namesrv.TopAddressing");
-
     static final String LOGBACK_PACKAGE = "ch.qos.logback.";
     static final String SHADED_LOGBACK_PACKAGE = "org.apache.rocketmq.logging.ch.qos.logback.";
+
+    /** Service interfaces RocketMQ's logging and the client look up with ServiceLoader, whether or not logback is there. */
+    private static final List<String> SERVICE_INTERFACES = List.of(
+            "org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider",
+            "org.apache.rocketmq.common.namesrv.TopAddressing");
+
+    /**
+     * Logback's configurator service, which RocketMQ's logback looks up. rocketmq-common names its
+     * configurator for it, a class extending logback's: only registered where logback is there.
+     */
+    private static final String LOGBACK_CONFIGURATOR = SHADED_LOGBACK_PACKAGE + "classic.spi.Configurator";
 
     /** Classes Joran uses when an element names no class (DefaultNestedComponentRules). */
     static final List<String> DEFAULT_NESTED_COMPONENTS = List.of(
@@ -75,9 +79,18 @@ public final class RocketMQLogging {
     private RocketMQLogging() {
     }
 
-    /** RocketMQ's shaded logback provider, a class of {@code io.github.aliyunmq:rocketmq-logback-classic}. */
-    static final String LOGBACK_PROVIDER_CLASS_FILE =
-            "org/apache/rocketmq/logging/ch/qos/logback/classic/spi/LogbackServiceProvider.class";
+    /** The class file of RocketMQ's shaded logback provider (io.github.aliyunmq:rocketmq-logback-classic). */
+    static final String LOGBACK_PROVIDER_CLASS_FILE = RocketMQLogProvider.LOGBACK_PROVIDER.replace('.', '/') + ".class";
+
+    /** The service interfaces to register the class path's providers of. */
+    public static List<String> serviceInterfaces(boolean logbackPresent) {
+        if (!logbackPresent) {
+            return SERVICE_INTERFACES;
+        }
+        List<String> interfaces = new ArrayList<>(SERVICE_INTERFACES);
+        interfaces.add(LOGBACK_CONFIGURATOR);
+        return interfaces;
+    }
 
     /**
      * Whether RocketMQ's shaded logback is on the application's runtime class path. The extension

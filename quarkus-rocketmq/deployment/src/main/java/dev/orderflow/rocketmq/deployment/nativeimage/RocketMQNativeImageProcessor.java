@@ -126,19 +126,11 @@ class RocketMQNativeImageProcessor {
             BuildProducer<ReflectiveClassBuildItem> reflectiveClasses) {
         List<PathTree> classPath = runtimeClassPath(curateOutcome);
         // Without RocketMQ's logback (left out by this extension: RocketMQLogProvider logs into JBoss
-        // Logging) its configuration files configure nothing, and the classes they name are absent.
+        // Logging) its configurator, its configuration files and the classes they name are left out too.
         boolean logback = RocketMQLogging.logbackPresent(classPath);
-        Map<String, Set<String>> configurationFiles = logback ? RocketMQLogging.presentConfigurationFiles(classPath)
-                : Map.of();
-        if (!configurationFiles.isEmpty()) {
-            resources.produce(new NativeImageResourceBuildItem(List.copyOf(configurationFiles.keySet())));
-        }
 
         int providerCount = 0;
-        for (String serviceInterface : RocketMQLogging.SERVICE_INTERFACES) {
-            if (!logback && serviceInterface.equals(RocketMQLogging.LOGBACK_CONFIGURATOR)) {
-                continue; // rocketmq-common names its configurator, which extends the absent logback
-            }
+        for (String serviceInterface : RocketMQLogging.serviceInterfaces(logback)) {
             Set<String> providers = serviceProviders(classPath, serviceInterface);
             if (!providers.isEmpty()) {
                 serviceProviders.produce(new ServiceProviderBuildItem(serviceInterface, List.copyOf(providers)));
@@ -147,8 +139,13 @@ class RocketMQNativeImageProcessor {
             }
         }
 
+        Map<String, Set<String>> configurationFiles = Map.of();
         Set<String> logbackClasses = new TreeSet<>();
         if (logback) {
+            configurationFiles = RocketMQLogging.presentConfigurationFiles(classPath);
+            if (!configurationFiles.isEmpty()) {
+                resources.produce(new NativeImageResourceBuildItem(List.copyOf(configurationFiles.keySet())));
+            }
             configurationFiles.values().forEach(logbackClasses::addAll);
             logbackClasses.addAll(RocketMQLogging.instantiatedByName(clientIndex.index()));
             reflectiveClasses.produce(ReflectiveClassBuildItem.builder(logbackClasses)

@@ -31,7 +31,7 @@ import org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider;
 public final class RocketMQLogProvider implements SLF4JServiceProvider {
 
     /** RocketMQ's logback provider, present with a broker on the class path. */
-    static final String LOGBACK_PROVIDER = "org.apache.rocketmq.logging.ch.qos.logback.classic.spi.LogbackServiceProvider";
+    public static final String LOGBACK_PROVIDER = "org.apache.rocketmq.logging.ch.qos.logback.classic.spi.LogbackServiceProvider";
     /** The SLF4J API version this provider implements (the shaded API's own). */
     private static final String API_VERSION = "2.0.99";
 
