@@ -31,6 +31,12 @@ import dev.orderflow.rocketmq.RocketMQBatchFailure;
  * <p>With a linger, a free slot does not take a batch that is not full until its oldest delivery
  * has waited that long: at a low rate the deliveries of a few pulls then share one batch (one
  * transaction) instead of each paying the per-batch cost, at the price of up to that much latency.
+ *
+ * <p>With a backlog bound above {@code maxInFlight}, a full batch may go while {@code maxInFlight}
+ * are already at the application, up to that bound: under a backlog the batches overlap (one's
+ * database waits with another's work), while at a low rate, where batches are not full, they go
+ * one after the other as before (overlapping small batches cost lock waits on shared rows and
+ * latency, docs/performance.md, step 35).
  */
 final class BatchCombiner {
 
@@ -48,6 +54,8 @@ final class BatchCombiner {
 
     private final int batchSize;
     private final int maxInFlight;
+    /** Batches at the application at most when the next one is full; at least {@code maxInFlight}. */
+    private final int maxInFlightWhenFull;
     private final long lingerNanos;
     private final Function<List<MessageExt>, Throwable> deliverBatch;
     private final Supplier<Throwable> releasedFailure;
@@ -75,11 +83,25 @@ final class BatchCombiner {
      */
     BatchCombiner(int batchSize, int maxInFlight, Duration linger, Function<List<MessageExt>, Throwable> deliverBatch,
             Supplier<Throwable> releasedFailure) {
+        this(batchSize, maxInFlight, maxInFlight, linger, deliverBatch, releasedFailure);
+    }
+
+    /**
+     * @param maxInFlightWhenFull batches at the application at most when the next one is full (a
+     *                            backlog): at least {@code maxInFlight}
+     */
+    BatchCombiner(int batchSize, int maxInFlight, int maxInFlightWhenFull, Duration linger,
+            Function<List<MessageExt>, Throwable> deliverBatch, Supplier<Throwable> releasedFailure) {
         if (batchSize < 1 || maxInFlight < 1 || linger.isNegative()) {
             throw new IllegalArgumentException("batch size and batches in flight must be at least 1, the linger not negative");
         }
+        if (maxInFlightWhenFull < maxInFlight) {
+            throw new IllegalArgumentException("batches in flight under a backlog (" + maxInFlightWhenFull
+                    + ") must be at least the batches in flight (" + maxInFlight + ")");
+        }
         this.batchSize = batchSize;
         this.maxInFlight = maxInFlight;
+        this.maxInFlightWhenFull = maxInFlightWhenFull;
         this.lingerNanos = linger.toNanos();
         this.deliverBatch = deliverBatch;
         this.releasedFailure = releasedFailure;
@@ -108,9 +130,9 @@ final class BatchCombiner {
             }
             while (!mine.answered) {
                 long lingerLeft = 0;
-                if (inFlight < maxInFlight && !waiting.isEmpty()) {
-                    lingerLeft = waitingMessages >= batchSize ? 0
-                            : lingerNanos - (System.nanoTime() - waiting.peek().arrivedNanos);
+                boolean full = waitingMessages >= batchSize;
+                if (!waiting.isEmpty() && (inFlight < maxInFlight || full && inFlight < maxInFlightWhenFull)) {
+                    lingerLeft = full ? 0 : lingerNanos - (System.nanoTime() - waiting.peek().arrivedNanos);
                     if (lingerLeft <= 0) {
                         runOneBatch();
                         continue;

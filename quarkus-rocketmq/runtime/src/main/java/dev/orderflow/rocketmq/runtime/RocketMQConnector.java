@@ -76,6 +76,11 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
                 + "the next batch, up to `batch-size` messages, so a backlog is consumed in full batches although each "
                 + "fetch brings only a few messages. Set it below `consume-threads`. 0 (default): no combining, each "
                 + "batch is what one fetch of one queue brought.")
+@ConnectorAttribute(name = "batch-backlog-concurrency", type = "int", direction = INCOMING, defaultValue = "0",
+        description = "With `batch-concurrency`: how many batches the application is given at once while full batches "
+                + "wait (a backlog); a batch beyond `batch-concurrency` goes only when it is full. Under a backlog the "
+                + "batches then overlap, while at a low rate they stay `batch-concurrency` at a time. 0 (default): the "
+                + "same as `batch-concurrency`; otherwise at least that.")
 @ConnectorAttribute(name = "batch-linger", type = "long", direction = INCOMING, defaultValue = "0",
         description = "With `batch-concurrency`: milliseconds a batch that is not full waits for more deliveries, from "
                 + "its oldest delivery's arrival, before it is handed over. At a low rate the deliveries of several "

@@ -133,9 +133,13 @@ public class RocketMQSource {
         this.channel = config.getChannel();
         int batchConcurrency = (int) checked("batch-concurrency", config.getBatchConcurrency(), 0, Long.MAX_VALUE, "");
         long batchLinger = checked("batch-linger", config.getBatchLinger(), 0, Long.MAX_VALUE, "");
+        // 0: the same as batch-concurrency.
+        int backlogConcurrency = config.getBatchBacklogConcurrency() == 0 ? batchConcurrency
+                : (int) checked("batch-backlog-concurrency", config.getBatchBacklogConcurrency(), Math.max(1, batchConcurrency),
+                        Long.MAX_VALUE, " (0, or at least batch-concurrency)");
         this.combiner = batch && !orderly && batchConcurrency > 0
-                ? new BatchCombiner(config.getBatchSize(), batchConcurrency, Duration.ofMillis(batchLinger), this::deliver,
-                        () -> new ReleasedAtShutdown(channel))
+                ? new BatchCombiner(config.getBatchSize(), batchConcurrency, backlogConcurrency, Duration.ofMillis(batchLinger),
+                        this::deliver, () -> new ReleasedAtShutdown(channel))
                 : null;
         this.group = config.getConsumerGroup().orElse(channel);
         this.topic = config.getTopic().orElse(channel);

@@ -1,6 +1,7 @@
 package dev.orderflow.rocketmq.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -150,6 +151,42 @@ class BatchCombinerTest {
 
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
         assertThat(batches).containsExactly(List.of("a1"));
+    }
+
+    @Test
+    void withABacklogBoundAFullBatchGoesBesideTheOneHeldAndABatchThatIsNotFullWaits() throws Exception {
+        Gate gate = new Gate();
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        BatchCombiner combiner = new BatchCombiner(2, 1, 2, Duration.ZERO, batch -> {
+            batches.add(bodies(batch));
+            if (batches.size() == 1) {
+                gate.hold();
+            }
+            return null;
+        }, () -> RELEASED);
+
+        Future<Throwable> a = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
+        gate.awaitHeld();
+        Future<Throwable> b = consumerThreads.submit(() -> combiner.deliver(messages("b1")));
+        awaitWaiting(combiner, 1);
+        Thread.sleep(200); // time for a wrongly started second batch to show
+        assertThat(batches).as("a batch that is not full waits while one is held").containsExactly(List.of("a1"));
+
+        Future<Throwable> c = consumerThreads.submit(() -> combiner.deliver(messages("c1")));
+        assertThat(b.get(10, TimeUnit.SECONDS)).as("b1 answered while a1 is still held").isNull();
+        assertThat(c.get(10, TimeUnit.SECONDS)).isNull();
+        assertThat(a.isDone()).as("a1 still held").isFalse();
+        assertThat(batches).containsExactly(List.of("a1"), List.of("b1", "c1"));
+
+        gate.open();
+        assertThat(a.get(10, TimeUnit.SECONDS)).isNull();
+    }
+
+    @Test
+    void aBacklogBoundBelowTheBatchesInFlightIsRefused() {
+        assertThatThrownBy(() -> new BatchCombiner(2, 2, 1, Duration.ZERO, batch -> null, () -> RELEASED))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("batches in flight under a backlog (1) must be at least the batches in flight (2)");
     }
 
     @Test

@@ -31,11 +31,21 @@ class RocketMQSourceSettingsTest {
             "pull-interval            | -1    | pull-interval must be 0 or more milliseconds, not -1",
             "batch-linger             | -1    | batch-linger must be 0 or more, not -1",
             "batch-concurrency        | -1    | batch-concurrency must be 0 or more, not -1",
+            "batch-backlog-concurrency | -1   | batch-backlog-concurrency must be 1 or more (0, or at least batch-concurrency), not -1",
             "consume-from             | next  | consume-from must be 'first' or 'last', not 'next'" })
     void anAttributeOutOfItsRangeIsRefusedWhenTheChannelIsBuilt(String attribute, String value, String message) {
         assertThatThrownBy(() -> source("refused-in", Map.of(attribute, value)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Channel refused-in: " + message);
+    }
+
+    @Test
+    void aBacklogConcurrencyBelowTheBatchConcurrencyIsRefused() {
+        assertThatThrownBy(() -> source("backlog-in", Map.of("batch", "true", "batch-concurrency", "2",
+                "batch-backlog-concurrency", "1")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Channel backlog-in: batch-backlog-concurrency must be 2 or more (0, or at least"
+                        + " batch-concurrency), not 1");
     }
 
     @Test
