@@ -133,11 +133,18 @@ public class RocketMQSource {
         this.channel = config.getChannel();
         int batchConcurrency = (int) checked("batch-concurrency", config.getBatchConcurrency(), 0, Long.MAX_VALUE, "");
         long batchLinger = checked("batch-linger", config.getBatchLinger(), 0, Long.MAX_VALUE, "");
+        boolean combining = batch && !orderly && batchConcurrency > 0;
         // 0: the same as batch-concurrency.
-        int backlogConcurrency = config.getBatchBacklogConcurrency() == 0 ? batchConcurrency
-                : (int) checked("batch-backlog-concurrency", config.getBatchBacklogConcurrency(), Math.max(1, batchConcurrency),
-                        Long.MAX_VALUE, " (0, or at least batch-concurrency)");
-        this.combiner = batch && !orderly && batchConcurrency > 0
+        int backlogConcurrency = batchConcurrency;
+        if (config.getBatchBacklogConcurrency() != 0) {
+            if (!combining) {
+                throw new IllegalArgumentException("Channel " + channel + ": batch-backlog-concurrency needs batch=true,"
+                        + " consume-mode concurrently and batch-concurrency of 1 or more");
+            }
+            backlogConcurrency = (int) checked("batch-backlog-concurrency", config.getBatchBacklogConcurrency(),
+                    batchConcurrency, Long.MAX_VALUE, " (0, or at least batch-concurrency)");
+        }
+        this.combiner = combining
                 ? new BatchCombiner(config.getBatchSize(), batchConcurrency, backlogConcurrency, Duration.ofMillis(batchLinger),
                         this::deliver, () -> new ReleasedAtShutdown(channel))
                 : null;

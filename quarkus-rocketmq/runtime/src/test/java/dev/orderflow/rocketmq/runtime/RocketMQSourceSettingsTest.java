@@ -31,12 +31,28 @@ class RocketMQSourceSettingsTest {
             "pull-interval            | -1    | pull-interval must be 0 or more milliseconds, not -1",
             "batch-linger             | -1    | batch-linger must be 0 or more, not -1",
             "batch-concurrency        | -1    | batch-concurrency must be 0 or more, not -1",
-            "batch-backlog-concurrency | -1   | batch-backlog-concurrency must be 1 or more (0, or at least batch-concurrency), not -1",
             "consume-from             | next  | consume-from must be 'first' or 'last', not 'next'" })
     void anAttributeOutOfItsRangeIsRefusedWhenTheChannelIsBuilt(String attribute, String value, String message) {
         assertThatThrownBy(() -> source("refused-in", Map.of(attribute, value)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Channel refused-in: " + message);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "not in batch mode        | batch=false",
+            "without combining        | batch=true",
+            "in orderly mode          | batch=true,batch-concurrency=1,consume-mode=orderly" })
+    void aBacklogConcurrencyWithoutCombinedBatchesIsRefused(String name, String attributes) {
+        Map<String, String> settings = new HashMap<>(Map.of("batch-backlog-concurrency", "2"));
+        for (String attribute : attributes.split(",")) {
+            String[] pair = attribute.split("=");
+            settings.put(pair[0], pair[1]);
+        }
+        assertThatThrownBy(() -> source("uncombined-in", settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Channel uncombined-in: batch-backlog-concurrency needs batch=true, consume-mode"
+                        + " concurrently and batch-concurrency of 1 or more");
     }
 
     @Test
