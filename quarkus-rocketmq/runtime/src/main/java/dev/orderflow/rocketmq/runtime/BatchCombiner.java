@@ -74,21 +74,14 @@ final class BatchCombiner {
      */
     BatchCombiner(int batchSize, int maxInFlight, Function<List<MessageExt>, Throwable> deliverBatch,
             Supplier<Throwable> releasedFailure) {
-        this(batchSize, maxInFlight, Duration.ZERO, deliverBatch, releasedFailure);
-    }
-
-    /**
-     * @param linger how long a batch that is not full waits for more deliveries, from its oldest one's
-     *               arrival (zero: none)
-     */
-    BatchCombiner(int batchSize, int maxInFlight, Duration linger, Function<List<MessageExt>, Throwable> deliverBatch,
-            Supplier<Throwable> releasedFailure) {
-        this(batchSize, maxInFlight, maxInFlight, linger, deliverBatch, releasedFailure);
+        this(batchSize, maxInFlight, maxInFlight, Duration.ZERO, deliverBatch, releasedFailure);
     }
 
     /**
      * @param maxInFlightWhenFull batches at the application at most when the next one is full (a
      *                            backlog): at least {@code maxInFlight}
+     * @param linger              how long a batch that is not full waits for more deliveries, from its
+     *                            oldest one's arrival (zero: none)
      */
     BatchCombiner(int batchSize, int maxInFlight, int maxInFlightWhenFull, Duration linger,
             Function<List<MessageExt>, Throwable> deliverBatch, Supplier<Throwable> releasedFailure) {

@@ -80,7 +80,7 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
         description = "With `batch-concurrency`: how many batches the application is given at once while full batches "
                 + "wait (a backlog); a batch beyond `batch-concurrency` goes only when it is full. Under a backlog the "
                 + "batches then overlap, while at a low rate they stay `batch-concurrency` at a time. 0 (default): the "
-                + "same as `batch-concurrency`; otherwise at least that.")
+                + "same as `batch-concurrency`; otherwise at least that, and refused where batches are not combined.")
 @ConnectorAttribute(name = "batch-linger", type = "long", direction = INCOMING, defaultValue = "0",
         description = "With `batch-concurrency`: milliseconds a batch that is not full waits for more deliveries, from "
                 + "its oldest delivery's arrival, before it is handed over. At a low rate the deliveries of several "

@@ -120,7 +120,7 @@ class BatchCombinerTest {
     void withALingerDeliveriesShareABatchThatGoesAtOnceWhenFull() throws Exception {
         List<List<String>> batches = new CopyOnWriteArrayList<>();
         // A linger far longer than the test: only a full batch can be handed over.
-        BatchCombiner combiner = new BatchCombiner(4, 1, Duration.ofMinutes(5), batch -> {
+        BatchCombiner combiner = new BatchCombiner(4, 1, 1, Duration.ofMinutes(5), batch -> {
             batches.add(bodies(batch));
             return null;
         }, () -> RELEASED);
@@ -141,7 +141,7 @@ class BatchCombinerTest {
     @Test
     void withALingerABatchThatIsNotFullGoesOnceItsOldestDeliveryWaitedThatLong() throws Exception {
         List<List<String>> batches = new CopyOnWriteArrayList<>();
-        BatchCombiner combiner = new BatchCombiner(16, 1, Duration.ofMillis(200), batch -> {
+        BatchCombiner combiner = new BatchCombiner(16, 1, 1, Duration.ofMillis(200), batch -> {
             batches.add(bodies(batch));
             return null;
         }, () -> RELEASED);
