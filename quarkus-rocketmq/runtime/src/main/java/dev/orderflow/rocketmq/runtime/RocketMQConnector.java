@@ -75,7 +75,8 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
                 + "Deliveries that consumer threads hold meanwhile (up to `consume-threads` of them) are combined into "
                 + "the next batch, up to `batch-size` messages, so a backlog is consumed in full batches although each "
                 + "fetch brings only a few messages. Set it below `consume-threads`. 0 (default): no combining, each "
-                + "batch is what one fetch of one queue brought.")
+                + "batch is what one fetch of one queue brought. Set where batches are not combined (`batch=false`, "
+                + "orderly), it does nothing and the channel logs a warning at start.")
 @ConnectorAttribute(name = "batch-backlog-concurrency", type = "int", direction = INCOMING, defaultValue = "0",
         description = "With `batch-concurrency`: how many batches the application is given at once while full batches "
                 + "wait (a backlog); a batch beyond `batch-concurrency` goes only when it is full. Under a backlog the "
@@ -85,7 +86,8 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
         description = "With `batch-concurrency`: milliseconds a batch that is not full waits for more deliveries, from "
                 + "its oldest delivery's arrival, before it is handed over. At a low rate the deliveries of several "
                 + "pulls then share one batch (one transaction) instead of each paying the per-batch cost, at the "
-                + "price of up to that much latency. 0 (default): a free slot takes what waits at once.")
+                + "price of up to that much latency. 0 (default): a free slot takes what waits at once. Set where batches "
+                + "are not combined, it does nothing and the channel logs a warning at start.")
 @ConnectorAttribute(name = "max-reconsume-times", type = "int", direction = INCOMING, defaultValue = "16",
         description = "Redeliveries after a transient failure before the message goes to `%DLQ%<group>`.")
 @ConnectorAttribute(name = "retry-delay-level", type = "int", direction = INCOMING, defaultValue = "0",

@@ -134,6 +134,9 @@ public class RocketMQSource {
         int batchConcurrency = (int) checked("batch-concurrency", config.getBatchConcurrency(), 0, Long.MAX_VALUE, "");
         long batchLinger = checked("batch-linger", config.getBatchLinger(), 0, Long.MAX_VALUE, "");
         boolean combining = batch && !orderly && batchConcurrency > 0;
+        if (!combining) {
+            warnIfIgnored(batchConcurrency, batchLinger);
+        }
         // 0: the same as batch-concurrency.
         int backlogConcurrency = batchConcurrency;
         if (config.getBatchBacklogConcurrency() != 0) {
@@ -156,6 +159,25 @@ public class RocketMQSource {
         metrics.cachedMessages(this::cachedMessages);
         this.stream = Multi.createFrom()
                 .<org.eclipse.microprofile.reactive.messaging.Message<?>> emitter(this::start, BackPressureStrategy.BUFFER);
+    }
+
+    /**
+     * Warns about batch-concurrency and batch-linger set on a channel whose batches are not combined,
+     * where they do nothing. Not refused (unlike batch-backlog-concurrency), because deployments may
+     * already carry them and did not fail before.
+     */
+    private void warnIfIgnored(int batchConcurrency, long batchLinger) {
+        List<String> ignored = new ArrayList<>(2);
+        if (batchConcurrency > 0) {
+            ignored.add("batch-concurrency=" + batchConcurrency);
+        }
+        if (batchLinger > 0) {
+            ignored.add("batch-linger=" + batchLinger);
+        }
+        if (!ignored.isEmpty()) {
+            LOG.warn("Channel " + channel + ": " + String.join(" and ", ignored) + " ignored: batches are combined only"
+                    + " with batch=true, consume-mode concurrently and batch-concurrency of 1 or more");
+        }
     }
 
     /**

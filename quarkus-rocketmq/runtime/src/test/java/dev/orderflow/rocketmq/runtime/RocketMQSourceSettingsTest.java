@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,15 +45,44 @@ class RocketMQSourceSettingsTest {
             "without combining        | batch=true",
             "in orderly mode          | batch=true,batch-concurrency=1,consume-mode=orderly" })
     void aBacklogConcurrencyWithoutCombinedBatchesIsRefused(String name, String attributes) {
-        Map<String, String> settings = new HashMap<>(Map.of("batch-backlog-concurrency", "2"));
-        for (String attribute : attributes.split(",")) {
-            String[] pair = attribute.split("=");
-            settings.put(pair[0], pair[1]);
-        }
+        Map<String, String> settings = settings(attributes);
+        settings.put("batch-backlog-concurrency", "2");
         assertThatThrownBy(() -> source("uncombined-in", settings))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Channel uncombined-in: batch-backlog-concurrency needs batch=true, consume-mode"
                         + " concurrently and batch-concurrency of 1 or more");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "not in batch mode | batch=false,batch-concurrency=1 "
+                    + "| batch-concurrency=1 ignored",
+            "in orderly mode   | batch=true,batch-concurrency=2,batch-linger=20,consume-mode=orderly "
+                    + "| batch-concurrency=2 and batch-linger=20 ignored",
+            "without combining | batch=true,batch-linger=20 "
+                    + "| batch-linger=20 ignored" })
+    void combiningAttributesWhereBatchesAreNotCombinedAreWarnedAbout(String name, String attributes, String warning) {
+        try (LogCapture log = LogCapture.of(RocketMQSource.class.getName(), Level.WARNING)) {
+            source("ignoring-in", settings(attributes)).close();
+
+            assertThat(log.records()).singleElement().satisfies(logRecord -> {
+                assertThat(logRecord.getLevel().intValue()).isEqualTo(Level.WARNING.intValue());
+                assertThat(logRecord.getMessage()).isEqualTo("Channel ignoring-in: " + warning + ": batches are"
+                        + " combined only with batch=true, consume-mode concurrently and batch-concurrency of 1 or more");
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "combined batches  | batch=true,batch-concurrency=1,batch-linger=20",
+            "the defaults      | batch=false" })
+    void channelsThatUseTheirAttributesAreNotWarnedAbout(String name, String attributes) {
+        try (LogCapture log = LogCapture.of(RocketMQSource.class.getName(), Level.WARNING)) {
+            source("using-in", settings(attributes)).close();
+
+            assertThat(log.records()).isEmpty();
+        }
     }
 
     @Test
@@ -93,6 +123,16 @@ class RocketMQSourceSettingsTest {
 
     private static Gauge cachedGauge(String channel) {
         return Metrics.globalRegistry.find("rocketmq.messages.cached").tag("channel", channel).gauge();
+    }
+
+    /** {@code a=b,c=d} as a mutable map. */
+    private static Map<String, String> settings(String attributes) {
+        Map<String, String> settings = new HashMap<>();
+        for (String attribute : attributes.split(",")) {
+            String[] pair = attribute.trim().split("=");
+            settings.put(pair[0], pair[1]);
+        }
+        return settings;
     }
 
     private static RocketMQSource source(String channel, Map<String, String> attributes) {

@@ -2,11 +2,7 @@ package dev.orderflow.rocketmq.runtime.logging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
 
 import org.apache.rocketmq.logging.org.slf4j.Logger;
 import org.apache.rocketmq.logging.org.slf4j.LoggerFactory;
@@ -14,40 +10,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.rocketmq.runtime.LogCapture;
+
 /**
  * RocketMQ's shaded SLF4J, as the client calls it, ends in JBoss Logging when RocketMQ's logback is
- * not on the class path (as here: the extension leaves it out). Surefire runs with the JBoss
- * LogManager, whose loggers are java.util.logging's: a handler on the category reads the records.
+ * not on the class path (as here: the extension leaves it out); {@link LogCapture} reads the records.
  */
 class RocketMQLogProviderTest {
 
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord logRecord) {
-            records.add(logRecord);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private final java.util.logging.Logger rocketmq = java.util.logging.Logger.getLogger("org.apache.rocketmq");
+    private LogCapture rocketmq;
 
     @BeforeEach
     void captureRocketMQCategory() {
-        rocketmq.addHandler(capture);
-        rocketmq.setLevel(Level.INFO);
+        rocketmq = LogCapture.of("org.apache.rocketmq", Level.INFO);
     }
 
     @AfterEach
     void release() {
-        rocketmq.removeHandler(capture);
-        rocketmq.setLevel(null);
+        rocketmq.close();
     }
 
     @Test
@@ -59,7 +39,7 @@ class RocketMQLogProviderTest {
 
         LoggerFactory.getLogger("RocketmqClient").warn("send to {} failed after {} ms", "broker-a", 3000, failure);
 
-        assertThat(records).singleElement().satisfies(logRecord -> {
+        assertThat(rocketmq.records()).singleElement().satisfies(logRecord -> {
             assertThat(logRecord.getLoggerName()).isEqualTo("org.apache.rocketmq.RocketmqClient");
             assertThat(logRecord.getLevel().intValue()).isEqualTo(Level.WARNING.intValue());
             assertThat(logRecord.getMessage()).isEqualTo("send to broker-a failed after 3000 ms");
@@ -70,14 +50,14 @@ class RocketMQLogProviderTest {
     @Test
     void classNamedLoggersKeepTheirCategoryAndTheCategorysLevelFilters() {
         Logger logger = LoggerFactory.getLogger("org.apache.rocketmq.client.impl.factory.MQClientInstance");
-        rocketmq.setLevel(Level.WARNING);
+        rocketmq.level(Level.WARNING);
 
         logger.info("routine: {}", "heartbeat");
         logger.error("trouble: {}", "no route");
 
         assertThat(logger.isInfoEnabled()).isFalse();
         assertThat(logger.isWarnEnabled()).isTrue();
-        assertThat(records).singleElement().satisfies(logRecord -> {
+        assertThat(rocketmq.records()).singleElement().satisfies(logRecord -> {
             assertThat(logRecord.getLoggerName()).isEqualTo("org.apache.rocketmq.client.impl.factory.MQClientInstance");
             assertThat(logRecord.getLevel().intValue()).isEqualTo(Level.SEVERE.intValue());
             assertThat(logRecord.getMessage()).isEqualTo("trouble: no route");
