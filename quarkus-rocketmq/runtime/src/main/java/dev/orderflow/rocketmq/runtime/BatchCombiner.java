@@ -69,19 +69,13 @@ final class BatchCombiner {
     private boolean released;
 
     /**
-     * @param deliverBatch    hands a batch to the application and waits: null for ack, else the cause
-     * @param releasedFailure the failure a delivery gets when it is given back at shutdown before being handed over
-     */
-    BatchCombiner(int batchSize, int maxInFlight, Function<List<MessageExt>, Throwable> deliverBatch,
-            Supplier<Throwable> releasedFailure) {
-        this(batchSize, maxInFlight, maxInFlight, Duration.ZERO, deliverBatch, releasedFailure);
-    }
-
-    /**
      * @param maxInFlightWhenFull batches at the application at most when the next one is full (a
      *                            backlog): at least {@code maxInFlight}
      * @param linger              how long a batch that is not full waits for more deliveries, from its
      *                            oldest one's arrival (zero: none)
+     * @param deliverBatch        hands a batch to the application and waits: null for ack, else the cause
+     * @param releasedFailure     the failure a delivery gets when it is given back at shutdown before
+     *                            being handed over
      */
     BatchCombiner(int batchSize, int maxInFlight, int maxInFlightWhenFull, Duration linger,
             Function<List<MessageExt>, Throwable> deliverBatch, Supplier<Throwable> releasedFailure) {

@@ -64,6 +64,8 @@ import io.smallrye.reactive.messaging.health.HealthReport;
 public class RocketMQSource {
 
     private static final Logger LOG = Logger.getLogger(RocketMQSource.class);
+    /** What a channel needs for its deliveries to be combined into batches ({@link BatchCombiner}). */
+    private static final String COMBINING_NEEDS = "batch=true, consume-mode concurrently and batch-concurrency of 1 or more";
     private static final int MAX_REASON_LENGTH = 1000;
     /**
      * After the last handed-over message finished, the client still applies its result (offset
@@ -141,8 +143,8 @@ public class RocketMQSource {
         int backlogConcurrency = batchConcurrency;
         if (config.getBatchBacklogConcurrency() != 0) {
             if (!combining) {
-                throw new IllegalArgumentException("Channel " + channel + ": batch-backlog-concurrency needs batch=true,"
-                        + " consume-mode concurrently and batch-concurrency of 1 or more");
+                throw new IllegalArgumentException("Channel " + channel + ": batch-backlog-concurrency needs "
+                        + COMBINING_NEEDS);
             }
             backlogConcurrency = (int) checked("batch-backlog-concurrency", config.getBatchBacklogConcurrency(),
                     batchConcurrency, Long.MAX_VALUE, " (0, or at least batch-concurrency)");
@@ -176,7 +178,7 @@ public class RocketMQSource {
         }
         if (!ignored.isEmpty()) {
             LOG.warn("Channel " + channel + ": " + String.join(" and ", ignored) + " ignored: batches are combined only"
-                    + " with batch=true, consume-mode concurrently and batch-concurrency of 1 or more");
+                    + " with " + COMBINING_NEEDS);
         }
     }
 

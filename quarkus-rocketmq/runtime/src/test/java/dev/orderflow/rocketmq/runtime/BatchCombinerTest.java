@@ -94,7 +94,7 @@ class BatchCombinerTest {
             // Second batch: [b1, b2, c1]; element 1 (b2) fails.
             return new RocketMQBatchFailure(Map.of(1, new IllegalStateException("b2 failed")));
         };
-        BatchCombiner combiner = new BatchCombiner(16, 1, application, () -> RELEASED);
+        BatchCombiner combiner = new BatchCombiner(16, 1, 1, Duration.ZERO, application, () -> RELEASED);
 
         Future<Throwable> a = consumerThreads.submit(() -> combiner.deliver(messages("a1")));
         gate.awaitHeld();
@@ -192,7 +192,7 @@ class BatchCombinerTest {
     @Test
     void aBatchIsNeverLargerThanTheBatchSizeUnlessOneDeliveryIsAlone() throws Exception {
         List<List<String>> batches = new CopyOnWriteArrayList<>();
-        BatchCombiner combiner = new BatchCombiner(2, 1, batch -> {
+        BatchCombiner combiner = new BatchCombiner(2, 1, 1, Duration.ZERO, batch -> {
             batches.add(bodies(batch));
             return null;
         }, () -> RELEASED);
@@ -206,7 +206,7 @@ class BatchCombinerTest {
     void anErrorWhileHandingOverIsNeverAnAckForTheOthersInTheBatch() throws Exception {
         Gate gate = new Gate();
         List<Integer> calls = new CopyOnWriteArrayList<>();
-        BatchCombiner combiner = new BatchCombiner(16, 1, batch -> {
+        BatchCombiner combiner = new BatchCombiner(16, 1, 1, Duration.ZERO, batch -> {
             calls.add(batch.size());
             if (calls.size() == 1) {
                 gate.hold();
@@ -240,7 +240,7 @@ class BatchCombinerTest {
     void releaseGivesBackWaitingDeliveriesAndEveryLaterOne() throws Exception {
         Gate gate = new Gate();
         List<List<String>> batches = new CopyOnWriteArrayList<>();
-        BatchCombiner combiner = new BatchCombiner(16, 1, batch -> {
+        BatchCombiner combiner = new BatchCombiner(16, 1, 1, Duration.ZERO, batch -> {
             batches.add(bodies(batch));
             gate.hold();
             return null;
