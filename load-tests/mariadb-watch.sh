@@ -23,6 +23,10 @@ fi
 out=$1
 seconds=$2
 interval_ms=${3:-200}
+if ! [[ $seconds =~ ^[0-9]+$ && $interval_ms =~ ^[0-9]+$ ]] || [ "$interval_ms" -lt 10 ]; then
+  echo "SECONDS must be a whole number and INTERVAL_MS one of at least 10 (got '$seconds', '$interval_ms')" >&2
+  exit 2
+fi
 samples=$(( seconds * 1000 / interval_ms ))
 interval_s=$(awk -v ms="$interval_ms" 'BEGIN { printf "%.3f", ms / 1000 }')
 
@@ -57,9 +61,8 @@ awk '
     delete seen
   }
   /^T / {
-    split($0, fields, " ")
     commits = ""
-    for (i = 3; i <= length(fields); i++) if (fields[i] ~ /^com_commit=/) commits = substr(fields[i], 12)
+    for (i = 3; i <= NF; i++) if ($i ~ /^com_commit=/) commits = substr($i, 12)
     if (commits == previous) { if (still == 0) first = previousTime; still++; last = $2 }
     else { report(); still = 0 }
     previous = commits; previousTime = $2
