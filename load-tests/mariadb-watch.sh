@@ -12,8 +12,8 @@
 #   X <thread> <state> <started> ...   each transaction open for over a second
 #   U <db.table> <last_update>         statistics InnoDB saved for a table in the last second
 # into OUT, then prints the spans in which the commit count stood still for 3 samples or more, with
-# the statements seen running meanwhile. Connects as root without a password to MARIADB_HOST
-# (127.0.0.1) and MARIADB_PORT (3306), as LoadRun does.
+# the statements seen running meanwhile. Connects as root without a password to DB_HOST (127.0.0.1)
+# and DB_PORT (3306), the variables the services read.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -30,8 +30,8 @@ fi
 samples=$(( seconds * 1000 / interval_ms ))
 interval_s=$(awk -v ms="$interval_ms" 'BEGIN { printf "%.3f", ms / 1000 }')
 
-sample_sql() {
-  cat <<SQL
+# One sample's statements, written once: the loop below only prints them (a builtin, no process per sample).
+sample_sql=$(cat <<SQL
 select concat('T ', date_format(now(3), '%H:%i:%s.%f'), ' ', group_concat(concat(lower(variable_name), '=', variable_value)
     order by variable_name separator ' ')) from information_schema.global_status
   where variable_name in ('COM_COMMIT', 'INNODB_BUFFER_POOL_PAGES_FREE', 'INNODB_BUFFER_POOL_PAGES_DIRTY',
@@ -46,10 +46,10 @@ select concat('U ', database_name, '.', table_name, ' ', last_update) from mysql
   where database_name like 'orderflow_perf%' and last_update >= now() - interval 1 second;
 do sleep($interval_s);
 SQL
-}
+)
 
-for _ in $(seq "$samples"); do sample_sql; done \
-  | mysql --protocol=tcp -h"${MARIADB_HOST:-127.0.0.1}" -P"${MARIADB_PORT:-3306}" -uroot -N -B > "$out"
+for _ in $(seq "$samples"); do printf '%s\n' "$sample_sql"; done \
+  | mysql --protocol=tcp -h"${DB_HOST:-127.0.0.1}" -P"${DB_PORT:-3306}" -uroot -N -B > "$out"
 
 # Spans with no commit: the samples' times, and each statement (by session) with its longest wait.
 awk '
