@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Dumps what MariaDB's threads wait for while its commit count stands still (docs/performance.md,
+# step 38). mariadb-watch.sh samples the sessions' statements; this one takes, only during a
+# standstill, what a sample cannot show: where each thread of mariadbd waits in the kernel.
+#
+#   load-tests/mariadb-stall-dump.sh OUTDIR SECONDS [MAX_DUMPS]      e.g. start it beside LoadRun
+#
+# One mysql client polls Com_commit and Threads_running every 200 ms. Once the commit count has not
+# moved for 400 ms while at least 5 threads run (a pause between LoadRun's phases has one or two),
+# every poll until it moves again writes, up to MAX_DUMPS (default 15) in all:
+#   OUTDIR/N.sessions  the time, and every session that is not sleeping: its OS thread id (TID),
+#                      state, time in it and statement;
+#   OUTDIR/N.disk      each block device's counters and its requests in flight (/sys/block);
+#   OUTDIR/N.threads   (the first 3 polls of a standstill) each thread of mariadbd: TID, state, kernel
+#                      wait channel, the system call with its arguments (a futex's address names the
+#                      lock word a thread waits on) and its kernel stack (/proc: needs root and
+#                      mariadbd on this machine, else the file says why);
+#   OUTDIR/N.innodb    (the first poll of a standstill) SHOW ENGINE INNODB STATUS (pending writes,
+#                      the log, the transactions).
+# A thread dump reads /proc from one awk process, not a process per thread: it still costs some CPU,
+# so only the first polls of a standstill take one. Connects as root without a password to DB_HOST
+# (127.0.0.1) and DB_PORT (3306), the variables the services read.
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+  echo "usage: $0 OUTDIR SECONDS [MAX_DUMPS]" >&2
+  exit 2
+fi
+out=$1
+seconds=$2
+max_dumps=${3:-15}
+if ! [[ $seconds =~ ^[0-9]+$ && $max_dumps =~ ^[0-9]+$ ]] || [ "$max_dumps" -lt 1 ]; then
+  echo "SECONDS must be a whole number and MAX_DUMPS one of at least 1 (got '$seconds', '$max_dumps')" >&2
+  exit 2
+fi
+mkdir -p "$out"
+mysql_args=(--protocol=tcp -h"${DB_HOST:-127.0.0.1}" -P"${DB_PORT:-3306}" -uroot)
+
+# Each thread of mariadbd as the kernel sees it, from one awk process.
+thread_dump() {
+  local pid
+  pid=$(pidof mariadbd || true)
+  if [ -z "$pid" ]; then
+    echo "no mariadbd process on this machine: no thread dump"
+    return
+  fi
+  date +%T.%N
+  ls "/proc/$pid/task" | awk -v dir="/proc/$pid/task" '
+    function first_line(file,   line) { line = ""; getline line < file; close(file); return line }
+    {
+      task = dir "/" $1
+      split(first_line(task "/stat"), stat, ") ")
+      split(stat[2], fields, " ")
+      stack = ""
+      while ((getline line < (task "/stack")) > 0) { sub(/^\[<0>\] /, "", line); stack = stack " " line }
+      close(task "/stack")
+      print $1, fields[1], first_line(task "/wchan"), "|", first_line(task "/syscall"), "|" stack
+    }'
+}
+
+stall_dump() {
+  local n=$1 polls_still=$2
+  (date +%T.%N; for dev in /sys/block/*; do echo "${dev##*/} stat $(<"$dev/stat") inflight $(<"$dev/inflight")"; done) \
+    > "$out/$n.disk" 2>&1 &
+  mysql "${mysql_args[@]}" -e "select now(6) as at; select id, tid, time_ms, state, left(info, 120) as info
+      from information_schema.processlist where command <> 'Sleep' order by time_ms desc" > "$out/$n.sessions" 2>&1 &
+  if [ "$polls_still" -le 4 ]; then thread_dump > "$out/$n.threads" 2>&1 & fi
+  if [ "$polls_still" -eq 2 ]; then
+    timeout 20 mysql "${mysql_args[@]}" -e "select now(6); show engine innodb status\G" > "$out/$n.innodb" 2>&1 &
+  fi
+}
+
+coproc poller { mysql "${mysql_args[@]}" --unbuffered -N -B; }
+exec {never_ready}<> <(:)
+previous=""; polls_still=0; dumps=0; standstills=0; deadline=$((SECONDS + seconds))
+while [ $SECONDS -lt $deadline ]; do
+  echo "select concat(c.variable_value, ' ', r.variable_value) from information_schema.global_status c,
+    information_schema.global_status r where c.variable_name = 'COM_COMMIT' and r.variable_name = 'THREADS_RUNNING';" \
+    >&"${poller[1]}"
+  read -r -u "${poller[0]}" commits running
+  if [ "$commits" = "$previous" ] && [ "$running" -ge 5 ]; then
+    polls_still=$((polls_still + 1))
+  else
+    polls_still=0
+  fi
+  previous=$commits
+  if [ "$polls_still" -ge 2 ] && [ "$dumps" -lt "$max_dumps" ]; then
+    [ "$polls_still" -eq 2 ] && standstills=$((standstills + 1)) && echo "$(date +%T.%N) commits standing still, $running threads running"
+    dumps=$((dumps + 1))
+    stall_dump "$dumps" "$polls_still"
+  fi
+  read -r -t 0.2 -u "$never_ready" _ || true
+done
+eval "exec ${poller[1]}>&-"  # mysql ends at its input's end
+wait
+echo "$standstills standstill(s), $dumps dump(s) in $out"
