@@ -39,7 +39,7 @@ mysql_args=(--protocol=tcp -h"${DB_HOST:-127.0.0.1}" -P"${DB_PORT:-3306}" -uroot
 # Each thread of mariadbd as the kernel sees it, from one awk process.
 thread_dump() {
   local pid
-  pid=$(pidof mariadbd || true)
+  pid=$(pidof -s mariadbd || true)
   if [ -z "$pid" ]; then
     echo "no mariadbd process on this machine: no thread dump"
     return
@@ -77,7 +77,10 @@ while [ $SECONDS -lt $deadline ]; do
   echo "select concat(c.variable_value, ' ', r.variable_value) from information_schema.global_status c,
     information_schema.global_status r where c.variable_name = 'COM_COMMIT' and r.variable_name = 'THREADS_RUNNING';" \
     >&"${poller[1]}"
-  read -r -u "${poller[0]}" commits running
+  if ! read -r -u "${poller[0]}" commits running; then
+    echo "lost the connection to MariaDB (its message is above)" >&2
+    exit 1
+  fi
   if [ "$commits" = "$previous" ] && [ "$running" -ge 5 ]; then
     polls_still=$((polls_still + 1))
   else
