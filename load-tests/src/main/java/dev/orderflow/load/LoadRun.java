@@ -148,7 +148,7 @@ public final class LoadRun {
             IdleRates idleRates = measureIdle(counters);
             // After a warm-up at the rate, its orders still in flight count in the deltas: about rate x latency
             // orders' work (~50 of 18,900 at 210/s), against a pause that would let the suite go idle.
-            SuiteCounters.Reading before = warmUpAtRate(atRate) ? counters.read() : idleRates.end();
+            SuiteCounters.Reading before = warmUpAtRate(atRate, warmupIds.size()) ? counters.read() : idleRates.end();
 
             Map<String, ProcessUsage> usageBefore = usage(pids, ProcessUsage::withWaits);
             Map<String, Long> peakRssKb = new HashMap<>();
@@ -297,17 +297,26 @@ public final class LoadRun {
      * warm-up and the idle windows. The measured phase follows its last order without waiting for its
      * orders to complete, so that it starts on a suite that has run at the rate: step 26 found the first
      * 2-13 s after an idle pause slow in every run, the consumers' C1 compilers busy with per-batch code
-     * the closed-loop warm-up's big batches had run too seldom to compile.
+     * the closed-loop warm-up's big batches had run too seldom to compile. It prints how many of its
+     * orders are not yet COMPLETED when the measured phase starts: normally the rate times the latency;
+     * step 38's R5 started seconds behind (a stall in the warm-up) on a machine with no headroom to catch
+     * up, and its figures were that backlog's, not the rate's.
      *
+     * @param earlierOrders the closed-loop warm-up's orders, all COMPLETED before this one
      * @return whether there was such a warm-up
      */
-    private boolean warmUpAtRate(OrderStream atRate) {
+    private boolean warmUpAtRate(OrderStream atRate, int earlierOrders) {
         if (atRate == null) {
             return false;
         }
+        double rate = options.rate().orElseThrow();
         out.printf(Locale.ROOT, "load: warm-up at %.1f/s for %d s (%d orders), the measured phase straight after%n",
-                options.rate().orElseThrow(), options.warmupDuration().toSeconds(), options.warmupOrdersAtRate());
+                rate, options.warmupDuration().toSeconds(), options.warmupOrdersAtRate());
         openLoop(atRate, options.warmupOrdersAtRate());
+        int behind = Math.max(0, earlierOrders + atRate.acceptedCount() - completedCount());
+        out.printf(Locale.ROOT, "load: the measured phase starts with %d accepted warm-up orders not yet COMPLETED"
+                + " (%.1f s of the rate)%s%n", behind, behind / rate,
+                behind > rate ? "; over a second behind: the measured phase's figures include that backlog" : "");
         return true;
     }
 
