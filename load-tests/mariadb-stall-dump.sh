@@ -35,6 +35,8 @@ if ! [[ $seconds =~ ^[0-9]+$ && $max_dumps =~ ^[0-9]+$ ]] || [ "$max_dumps" -lt 
 fi
 mkdir -p "$out"
 mysql_args=(--protocol=tcp -h"${DB_HOST:-127.0.0.1}" -P"${DB_PORT:-3306}" -uroot)
+first_still_poll=2      # polls with the same commit count as the one before: 2 = 400 ms standing still
+last_thread_dump_poll=4 # thread dumps cost CPU: only the first three polls of a standstill take one
 
 # Each thread of mariadbd as the kernel sees it, from one awk process.
 thread_dump() {
@@ -64,8 +66,8 @@ stall_dump() {
     > "$out/$n.disk" 2>&1 &
   mysql "${mysql_args[@]}" -e "select now(6) as at; select id, tid, time_ms, state, left(info, 120) as info
       from information_schema.processlist where command <> 'Sleep' order by time_ms desc" > "$out/$n.sessions" 2>&1 &
-  if [ "$polls_still" -le 4 ]; then thread_dump > "$out/$n.threads" 2>&1 & fi
-  if [ "$polls_still" -eq 2 ]; then
+  if [ "$polls_still" -le "$last_thread_dump_poll" ]; then thread_dump > "$out/$n.threads" 2>&1 & fi
+  if [ "$polls_still" -eq "$first_still_poll" ]; then
     timeout 20 mysql "${mysql_args[@]}" -e "select now(6); show engine innodb status\G" > "$out/$n.innodb" 2>&1 &
   fi
 }
@@ -87,8 +89,11 @@ while [ $SECONDS -lt $deadline ]; do
     polls_still=0
   fi
   previous=$commits
-  if [ "$polls_still" -ge 2 ] && [ "$dumps" -lt "$max_dumps" ]; then
-    [ "$polls_still" -eq 2 ] && standstills=$((standstills + 1)) && echo "$(date +%T.%N) commits standing still, $running threads running"
+  if [ "$polls_still" -eq "$first_still_poll" ]; then
+    standstills=$((standstills + 1))
+    echo "$(date +%T.%N) commits standing still, $running threads running"
+  fi
+  if [ "$polls_still" -ge "$first_still_poll" ] && [ "$dumps" -lt "$max_dumps" ]; then
     dumps=$((dumps + 1))
     stall_dump "$dumps" "$polls_still"
   fi
