@@ -27,7 +27,7 @@ final class ChannelMetrics {
     /** Messages per batch handed to the application; null for a channel that is not a batch channel. */
     private final DistributionSummary batchSize;
     private final String channel;
-    private volatile Gauge cached;
+    private final ChannelMeters meters = new ChannelMeters();
 
     ChannelMetrics(String channel) {
         this(channel, false);
@@ -37,51 +37,45 @@ final class ChannelMetrics {
     ChannelMetrics(String channel, boolean batch) {
         this.channel = channel;
         MeterRegistry registry = Metrics.globalRegistry;
-        sent = Counter.builder("rocketmq.messages.sent").description("Messages the broker accepted")
-                .tag("channel", channel).register(registry);
-        sendFailures = Counter.builder("rocketmq.send.failures").description("Sends that failed")
-                .tag("channel", channel).register(registry);
-        sendLatency = Timer.builder("rocketmq.send.latency").description("Time from send to broker answer")
-                .tag("channel", channel).publishPercentileHistogram().register(registry);
-        consumed = Counter.builder("rocketmq.messages.consumed").description("Messages handed to the application")
-                .tag("channel", channel).register(registry);
+        sent = meters.add(Counter.builder("rocketmq.messages.sent").description("Messages the broker accepted")
+                .tag("channel", channel).register(registry));
+        sendFailures = meters.add(Counter.builder("rocketmq.send.failures").description("Sends that failed")
+                .tag("channel", channel).register(registry));
+        sendLatency = meters.add(Timer.builder("rocketmq.send.latency").description("Time from send to broker answer")
+                .tag("channel", channel).publishPercentileHistogram().register(registry));
+        consumed = meters.add(Counter.builder("rocketmq.messages.consumed").description("Messages handed to the application")
+                .tag("channel", channel).register(registry));
         // With batches, count and sum give the time a lane spends in the application per batch; the rest
         // of its time it waits for deliveries (pulls, linger).
-        consumeDuration = Timer.builder("rocketmq.consume.duration")
+        consumeDuration = meters.add(Timer.builder("rocketmq.consume.duration")
                 .description("Time from handing a delivery (one message, or one batch on a batch channel) to the "
                         + "application until its ack or nack")
-                .tag("channel", channel).register(registry);
-        acked = Counter.builder("rocketmq.messages.acked").description("Messages the application acknowledged")
-                .tag("channel", channel).register(registry);
-        retried = Counter.builder("rocketmq.messages.retried").description("Messages sent back for redelivery")
-                .tag("channel", channel).register(registry);
-        deadLettered = Counter.builder("rocketmq.messages.dead.lettered").description("Messages moved to the DLQ")
-                .tag("channel", channel).register(registry);
+                .tag("channel", channel).register(registry));
+        acked = meters.add(Counter.builder("rocketmq.messages.acked").description("Messages the application acknowledged")
+                .tag("channel", channel).register(registry));
+        retried = meters.add(Counter.builder("rocketmq.messages.retried").description("Messages sent back for redelivery")
+                .tag("channel", channel).register(registry));
+        deadLettered = meters.add(Counter.builder("rocketmq.messages.dead.lettered").description("Messages moved to the DLQ")
+                .tag("channel", channel).register(registry));
         // Count and sum give batches per second and the mean size; the buckets show how full they are.
         batchSize = batch
-                ? DistributionSummary.builder("rocketmq.batch.size")
+                ? meters.add(DistributionSummary.builder("rocketmq.batch.size")
                         .description("Messages per batch handed to the application").tag("channel", channel)
-                        .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256).register(registry)
+                        .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256).register(registry))
                 : null;
     }
 
     /** The gauge of the messages an incoming channel holds in the client (pulled, not yet consumed). */
     void cachedMessages(LongSupplier supplier) {
-        cached = Gauge.builder("rocketmq.messages.cached", supplier, LongSupplier::getAsLong)
+        meters.add(Gauge.builder("rocketmq.messages.cached", supplier, LongSupplier::getAsLong)
                 .description("Messages pulled into this client and not yet consumed").tag("channel", channel)
                 // strong: nothing else keeps the supplier, and a weakly held one would read NaN after a GC
-                .strongReference(true).register(Metrics.globalRegistry);
+                .strongReference(true).register(Metrics.globalRegistry));
     }
 
-    /**
-     * Removes the channel's gauge: the registry is global, so an application started again in the same
-     * JVM (dev mode, tests) would otherwise keep reading the stopped channel's consumer.
-     */
+    /** Removes the channel's meters from the global registry (see {@link ChannelMeters}). */
     void close() {
-        if (cached != null) {
-            Metrics.globalRegistry.remove(cached);
-            cached = null;
-        }
+        meters.removeAll();
     }
 
     void sent(long startNanos) {

@@ -329,6 +329,7 @@ public class RocketMQSink {
 
     void close() {
         producer.shutdown();
+        metrics.close();
     }
 
 }

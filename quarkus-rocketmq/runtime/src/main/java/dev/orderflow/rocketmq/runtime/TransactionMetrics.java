@@ -21,6 +21,7 @@ final class TransactionMetrics {
     private final Counter checkCommitted;
     private final Counter checkRolledBack;
     private final Counter checkUnknown;
+    private final ChannelMeters meters = new ChannelMeters();
 
     TransactionMetrics(String channel) {
         MeterRegistry registry = Metrics.globalRegistry;
@@ -32,16 +33,21 @@ final class TransactionMetrics {
         checkUnknown = check(registry, channel, TransactionResolution.UNKNOWN);
     }
 
-    private static Counter outcome(MeterRegistry registry, String channel, String outcome) {
-        return Counter.builder("rocketmq.transactions")
+    private Counter outcome(MeterRegistry registry, String channel, String outcome) {
+        return meters.add(Counter.builder("rocketmq.transactions")
                 .description("Transactional sends by outcome of the local transaction")
-                .tag("channel", channel).tag("outcome", outcome).register(registry);
+                .tag("channel", channel).tag("outcome", outcome).register(registry));
     }
 
-    private static Counter check(MeterRegistry registry, String channel, TransactionResolution resolution) {
-        return Counter.builder("rocketmq.transaction.checks")
+    private Counter check(MeterRegistry registry, String channel, TransactionResolution resolution) {
+        return meters.add(Counter.builder("rocketmq.transaction.checks")
                 .description("Broker check-backs answered, by resolution")
-                .tag("channel", channel).tag("resolution", resolution.name().toLowerCase()).register(registry);
+                .tag("channel", channel).tag("resolution", resolution.name().toLowerCase()).register(registry));
+    }
+
+    /** Removes these meters from the global registry (see {@link ChannelMeters}). */
+    void close() {
+        meters.removeAll();
     }
 
     void committed() {

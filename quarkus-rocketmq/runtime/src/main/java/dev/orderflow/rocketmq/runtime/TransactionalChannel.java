@@ -218,5 +218,7 @@ final class TransactionalChannel implements TransactionListener {
 
     void close() {
         producer.shutdown();
+        metrics.close();
+        transactionMetrics.close();
     }
 }
