@@ -11,6 +11,11 @@
 #   OUTDIR/N.sessions  the time, and every session that is not sleeping: its OS thread id (TID),
 #                      state, time in it and statement;
 #   OUTDIR/N.disk      each block device's counters and its requests in flight (/sys/block);
+#   OUTDIR/N.uring     each io_uring of mariadbd (InnoDB's asynchronous I/O): the submission and
+#                      completion rings' heads and tails (/proc/<pid>/fdinfo), and how many io-wq
+#                      worker threads (iou-wrk) the kernel runs for it. Writes InnoDB counts as
+#                      pending while the rings are empty and no device has a request in flight
+#                      are held inside the kernel's io_uring (step 39);
 #   OUTDIR/N.threads   (the first 3 polls of a standstill) each thread of mariadbd: TID, state, kernel
 #                      wait channel, the system call with its arguments (a futex's address names the
 #                      lock word a thread waits on) and its kernel stack (/proc: needs root and
@@ -60,8 +65,27 @@ thread_dump() {
     }'
 }
 
+# mariadbd's io_uring instances: what was submitted and completed, and the kernel's worker threads.
+uring_dump() {
+  local pid fd
+  pid=$(pidof -s mariadbd || true)
+  if [ -z "$pid" ]; then
+    echo "no mariadbd process on this machine: no io_uring state"
+    return
+  fi
+  date +%T.%N
+  for fd in /proc/"$pid"/fd/*; do
+    if [ "$(readlink "$fd" 2>/dev/null)" = "anon_inode:[io_uring]" ]; then
+      echo "fd ${fd##*/}: $(grep -E '^(SqHead|SqTail|CqHead|CqTail|SQEs|CQEs):' "/proc/$pid/fdinfo/${fd##*/}" | tr '\t\n' '  ')"
+      sed -n '/^CqOverflowList:/,/^NAPI/p' "/proc/$pid/fdinfo/${fd##*/}" | grep -v '^NAPI' || true
+    fi
+  done
+  echo "io-wq workers: $(cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -c '^iou-wrk' || true)"
+}
+
 stall_dump() {
   local n=$1 polls_still=$2
+  uring_dump > "$out/$n.uring" 2>&1 &
   (date +%T.%N; for dev in /sys/block/*; do echo "${dev##*/} stat $(<"$dev/stat") inflight $(<"$dev/inflight")"; done) \
     > "$out/$n.disk" 2>&1 &
   mysql "${mysql_args[@]}" -e "select now(6) as at; select id, tid, time_ms, state, left(info, 120) as info
