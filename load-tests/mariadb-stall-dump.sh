@@ -13,9 +13,10 @@
 #   OUTDIR/N.disk      each block device's counters and its requests in flight (/sys/block);
 #   OUTDIR/N.uring     each io_uring of mariadbd (InnoDB's asynchronous I/O): the submission and
 #                      completion rings' heads and tails (/proc/<pid>/fdinfo), and how many io-wq
-#                      worker threads (iou-wrk) the kernel runs for it. Writes InnoDB counts as
-#                      pending while the rings are empty and no device has a request in flight
-#                      are held inside the kernel's io_uring (step 39);
+#                      worker threads (iou-wrk) the kernel runs for it. When InnoDB counts writes
+#                      pending while both rings stand at the same position (everything submitted
+#                      was completed and taken) and no device has a request in flight, the kernel
+#                      holds none of them: the wait is inside mariadbd (step 39);
 #   OUTDIR/N.threads   (the first 3 polls of a standstill) each thread of mariadbd: TID, state, kernel
 #                      wait channel, the system call with its arguments (a futex's address names the
 #                      lock word a thread waits on) and its kernel stack (/proc: needs root and
