@@ -22,7 +22,12 @@
 #                      lock word a thread waits on) and its kernel stack (/proc: needs root and
 #                      mariadbd on this machine, else the file says why);
 #   OUTDIR/N.innodb    (the first poll of a standstill) SHOW ENGINE INNODB STATUS (pending writes,
-#                      the log, the transactions).
+#                      the log, the transactions);
+#   OUTDIR/N.stacks    (the first poll of a standstill, only with GDB_STACKS=1) every thread's
+#                      user-space stack from gdb: the frames around each wait (mariadbd exports the
+#                      server layer's and InnoDB's thread pool's symbols, few of InnoDB's own).
+#                      gdb stops mariadbd while it reads them (a second or so), inside a standstill
+#                      that stops it anyway, but it lengthens that run's stall: off by default.
 # A thread dump reads /proc from one awk process, not a process per thread: it still costs some CPU,
 # so only the first polls of a standstill take one. Connects as root without a password to DB_HOST
 # (127.0.0.1) and DB_PORT (3306), the variables the services read.
@@ -84,6 +89,19 @@ uring_dump() {
   echo "io-wq workers: $(cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -c '^iou-wrk' || true)"
 }
 
+# Every thread's user-space stack; gdb stops mariadbd while it reads them.
+stack_dump() {
+  local pid
+  pid=$(pidof -s mariadbd || true)
+  if [ -z "$pid" ] || ! command -v gdb > /dev/null; then
+    echo "no mariadbd process or no gdb on this machine: no stacks"
+    return
+  fi
+  date +%T.%N
+  timeout 30 gdb -p "$pid" -batch -nx -ex "set pagination off" -ex "thread apply all bt 25" 2>&1
+  date +%T.%N
+}
+
 stall_dump() {
   local n=$1 polls_still=$2
   uring_dump > "$out/$n.uring" 2>&1 &
@@ -94,6 +112,7 @@ stall_dump() {
   if [ "$polls_still" -le "$last_thread_dump_poll" ]; then thread_dump > "$out/$n.threads" 2>&1 & fi
   if [ "$polls_still" -eq "$first_still_poll" ]; then
     timeout 20 mysql "${mysql_args[@]}" -e "select now(6); show engine innodb status\G" > "$out/$n.innodb" 2>&1 &
+    if [ "${GDB_STACKS:-0}" = 1 ]; then stack_dump > "$out/$n.stacks" 2>&1 & fi
   fi
 }
 
