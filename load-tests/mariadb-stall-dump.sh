@@ -20,7 +20,7 @@
 #   OUTDIR/N.threads   (the first 3 polls of a standstill) each thread of mariadbd: TID, state, kernel
 #                      wait channel, the system call with its arguments (a futex's address names the
 #                      lock word a thread waits on) and its kernel stack (/proc: needs root and
-#                      mariadbd on this machine, else the file says why);
+#                      mariadbd on this machine, else the script says so once at its start);
 #   OUTDIR/N.innodb    (the first poll of a standstill) SHOW ENGINE INNODB STATUS (pending writes,
 #                      the log, the transactions);
 #   OUTDIR/N.stacks    (the first poll of a standstill, only with GDB_STACKS=1) every thread's
@@ -44,21 +44,24 @@ if ! [[ $seconds =~ ^[0-9]+$ && $max_dumps =~ ^[0-9]+$ ]] || [ "$max_dumps" -lt 
   echo "SECONDS must be a whole number and MAX_DUMPS one of at least 1 (got '$seconds', '$max_dumps')" >&2
   exit 2
 fi
+if [ "${GDB_STACKS:-0}" = 1 ] && ! command -v gdb > /dev/null; then
+  echo "GDB_STACKS=1 needs gdb on this machine" >&2
+  exit 2
+fi
 mkdir -p "$out"
+# The /proc dumps read mariadbd's process, found once: a restarted server would end the poll's connection.
+mariadbd_pid=$(pidof -s mariadbd || true)
+if [ -z "$mariadbd_pid" ]; then
+  echo "no mariadbd process on this machine: no thread, io_uring or stack dumps (sessions, disks and InnoDB's status only)" >&2
+fi
 mysql_args=(--protocol=tcp -h"${DB_HOST:-127.0.0.1}" -P"${DB_PORT:-3306}" -uroot)
 first_still_poll=2      # polls with the same commit count as the one before: 2 = 400 ms standing still
 last_thread_dump_poll=4 # thread dumps cost CPU: only the first three polls of a standstill take one
 
 # Each thread of mariadbd as the kernel sees it, from one awk process.
 thread_dump() {
-  local pid
-  pid=$(pidof -s mariadbd || true)
-  if [ -z "$pid" ]; then
-    echo "no mariadbd process on this machine: no thread dump"
-    return
-  fi
   date +%T.%N
-  ls "/proc/$pid/task" | awk -v dir="/proc/$pid/task" '
+  ls "/proc/$mariadbd_pid/task" | awk -v dir="/proc/$mariadbd_pid/task" '
     function first_line(file,   line) { line = ""; getline line < file; close(file); return line }
     {
       task = dir "/" $1
@@ -73,46 +76,38 @@ thread_dump() {
 
 # mariadbd's io_uring instances: what was submitted and completed, and the kernel's worker threads.
 uring_dump() {
-  local pid fd
-  pid=$(pidof -s mariadbd || true)
-  if [ -z "$pid" ]; then
-    echo "no mariadbd process on this machine: no io_uring state"
-    return
-  fi
+  local fd info
   date +%T.%N
-  for fd in /proc/"$pid"/fd/*; do
+  for fd in /proc/"$mariadbd_pid"/fd/*; do
     if [ "$(readlink "$fd" 2>/dev/null)" = "anon_inode:[io_uring]" ]; then
-      echo "fd ${fd##*/}: $(grep -E '^(SqHead|SqTail|CqHead|CqTail|SQEs|CQEs):' "/proc/$pid/fdinfo/${fd##*/}" | tr '\t\n' '  ')"
-      sed -n '/^CqOverflowList:/,/^NAPI/p' "/proc/$pid/fdinfo/${fd##*/}" | grep -v '^NAPI' || true
+      info=/proc/$mariadbd_pid/fdinfo/${fd##*/}
+      echo "fd ${fd##*/}: $(grep -E '^(SqHead|SqTail|CqHead|CqTail|SQEs|CQEs):' "$info" | tr '\t\n' '  ')"
+      sed -n '/^CqOverflowList:/,/^NAPI/p' "$info" | grep -v '^NAPI' || true
     fi
   done
-  echo "io-wq workers: $(cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -c '^iou-wrk' || true)"
+  echo "io-wq workers: $(cat /proc/"$mariadbd_pid"/task/*/comm 2>/dev/null | grep -c '^iou-wrk' || true)"
 }
 
 # Every thread's user-space stack; gdb stops mariadbd while it reads them.
 stack_dump() {
-  local pid
-  pid=$(pidof -s mariadbd || true)
-  if [ -z "$pid" ] || ! command -v gdb > /dev/null; then
-    echo "no mariadbd process or no gdb on this machine: no stacks"
-    return
-  fi
   date +%T.%N
-  timeout 30 gdb -p "$pid" -batch -nx -ex "set pagination off" -ex "thread apply all bt 25" 2>&1
+  timeout 30 gdb -p "$mariadbd_pid" -batch -nx -ex "set pagination off" -ex "thread apply all bt 25" 2>&1
   date +%T.%N
 }
 
 stall_dump() {
   local n=$1 polls_still=$2
-  uring_dump > "$out/$n.uring" 2>&1 &
+  if [ -n "$mariadbd_pid" ]; then uring_dump > "$out/$n.uring" 2>&1 & fi
   (date +%T.%N; for dev in /sys/block/*; do echo "${dev##*/} stat $(<"$dev/stat") inflight $(<"$dev/inflight")"; done) \
     > "$out/$n.disk" 2>&1 &
   mysql "${mysql_args[@]}" -e "select now(6) as at; select id, tid, time_ms, state, left(info, 120) as info
       from information_schema.processlist where command <> 'Sleep' order by time_ms desc" > "$out/$n.sessions" 2>&1 &
-  if [ "$polls_still" -le "$last_thread_dump_poll" ]; then thread_dump > "$out/$n.threads" 2>&1 & fi
+  if [ -n "$mariadbd_pid" ] && [ "$polls_still" -le "$last_thread_dump_poll" ]; then
+    thread_dump > "$out/$n.threads" 2>&1 &
+  fi
   if [ "$polls_still" -eq "$first_still_poll" ]; then
     timeout 20 mysql "${mysql_args[@]}" -e "select now(6); show engine innodb status\G" > "$out/$n.innodb" 2>&1 &
-    if [ "${GDB_STACKS:-0}" = 1 ]; then stack_dump > "$out/$n.stacks" 2>&1 & fi
+    if [ -n "$mariadbd_pid" ] && [ "${GDB_STACKS:-0}" = 1 ]; then stack_dump > "$out/$n.stacks" 2>&1 & fi
   fi
 }
 
