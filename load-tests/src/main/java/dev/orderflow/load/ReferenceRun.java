@@ -154,13 +154,10 @@ public final class ReferenceRun implements AutoCloseable {
 
     public static void main(String[] args) {
         LoadOptions options = LoadRun.parseOrExit(ReferenceRun::parse, args);
-        // The broker admin client (SuiteCounters) otherwise prints the broker's logback set-up: the launcher's quiet one.
-        if (System.getProperty("rmq.logback.configurationFile") == null) {
-            System.setProperty("rmq.logback.configurationFile", "rmq-launcher.logback.xml");
-        }
         Path root = LoadRun.root();
         Path runDir = Path.of(System.getProperty("orderflow.reference.run-dir",
                 root.resolve("load-tests/target/reference-run").toString())).toAbsolutePath().normalize();
+        LoadRun.quietRocketMQLogging(runDir);
         int queues;
         try {
             queues = queues(System.getProperty(QUEUES_PROPERTY));
