@@ -28,6 +28,14 @@
 #                      server layer's and InnoDB's thread pool's symbols, few of InnoDB's own).
 #                      gdb stops mariadbd while it reads them (a second or so), inside a standstill
 #                      that stops it anyway, but it lengthens that run's stall: off by default.
+#   OUTDIR/tpool.trace (only with TPOOL_TRACE=1, written at the end) the kernel's trace of InnoDB's
+#                      thread pool (tpool), from uprobes on three functions mariadbd exports: each
+#                      tick of its maintenance timer (which adds a worker when queued tasks make no
+#                      progress: 400 ms apart, or 4 s once the pool has looked idle for a minute),
+#                      each worker it adds and each switch of the timer (state 0 = the 4 s period,
+#                      1 = 400 ms), with a marker at each standstill's start and end (step 40).
+#                      Needs root, tracefs at /sys/kernel/tracing with uprobe events, nm and readelf;
+#                      a few events a second, no measurable cost.
 # A thread dump reads /proc from one awk process, not a process per thread: it still costs some CPU,
 # so only the first polls of a standstill take one. Connects as root without a password to DB_HOST
 # (127.0.0.1) and DB_PORT (3306), the variables the services read.
@@ -54,6 +62,8 @@ mariadbd_pid=$(pidof -s mariadbd || true)
 if [ -z "$mariadbd_pid" ]; then
   echo "no mariadbd process on this machine: no thread, io_uring or stack dumps (sessions, disks and InnoDB's status only)" >&2
 fi
+tracefs=/sys/kernel/tracing
+tpool_events=mariadb_stall
 mysql_args=(--protocol=tcp -h"${DB_HOST:-127.0.0.1}" -P"${DB_PORT:-3306}" -uroot)
 first_still_poll=2      # polls with the same commit count as the one before: 2 = 400 ms standing still
 last_thread_dump_poll=4 # thread dumps cost CPU: only the first three polls of a standstill take one
@@ -95,6 +105,54 @@ stack_dump() {
   date +%T.%N
 }
 
+# The file offset of a function mariadbd exports (a uprobe's address): its address less the address
+# of the LOAD segment holding it, plus that segment's offset in the file.
+function_offset() {
+  local binary=$1 symbol=$2 address type offset vaddr paddr filesz rest
+  address=$(nm -D --defined-only "$binary" | awk -v name="$symbol" '$3 == name { print $1; exit }')
+  [ -n "$address" ] || return 1
+  while read -r type offset vaddr paddr filesz rest; do
+    if [ "$type" = LOAD ] && (( 16#$address >= vaddr && 16#$address < vaddr + filesz )); then
+      printf '0x%x\n' $((16#$address - vaddr + offset))
+      return 0
+    fi
+  done < <(readelf -lW "$binary")
+  return 1
+}
+
+start_tpool_trace() {
+  local binary maintenance add_thread switch_timer
+  binary=$(readlink "/proc/$mariadbd_pid/exe")
+  maintenance=$(function_offset "$binary" _ZN5tpool19thread_pool_generic11maintenanceEv) \
+    && add_thread=$(function_offset "$binary" _ZN5tpool19thread_pool_generic10add_threadEv) \
+    && switch_timer=$(function_offset "$binary" _ZN5tpool19thread_pool_generic12switch_timerENS0_13timer_state_tE) \
+    || { echo "$binary does not export tpool's maintenance, add_thread and switch_timer" >&2; exit 2; }
+  # The timer's new state is switch_timer's second argument: %si on x86-64.
+  {
+    echo "p:$tpool_events/maintenance $binary:$maintenance"
+    echo "p:$tpool_events/add_thread $binary:$add_thread"
+    echo "r:$tpool_events/add_thread_ret $binary:$add_thread created=\$retval:u8"
+    echo "p:$tpool_events/switch_timer $binary:$switch_timer state=%si:u32"
+  } >> "$tracefs/uprobe_events"
+  echo 1 > "$tracefs/events/$tpool_events/enable"
+  trap stop_tpool_trace EXIT
+  trap 'exit 143' TERM INT # the EXIT trap then runs: the probes do not outlive the script
+  trace_mark "trace starts ($$)"
+}
+
+# Writes the kernel's trace from this script's start (its events and markers, and those of anyone
+# else tracing meanwhile), then removes its probes.
+stop_tpool_trace() {
+  echo 0 > "$tracefs/events/$tpool_events/enable"
+  awk -v start="trace starts ($$)" 'index($0, start) { on = 1 } on && !/^#/' "$tracefs/trace" > "$out/tpool.trace"
+  grep "^[pr]:$tpool_events/" "$tracefs/uprobe_events" | sed 's/^[pr]:/-:/; s/ .*//' >> "$tracefs/uprobe_events"
+}
+
+# A line in the kernel's trace beside the tpool events, with the wall-clock time.
+trace_mark() {
+  if [ "${TPOOL_TRACE:-0}" = 1 ]; then echo "stall-dump $(date +%T.%N) $1" > "$tracefs/trace_marker"; fi
+}
+
 stall_dump() {
   local n=$1 polls_still=$2
   if [ -n "$mariadbd_pid" ]; then uring_dump > "$out/$n.uring" 2>&1 & fi
@@ -111,6 +169,16 @@ stall_dump() {
   fi
 }
 
+if [ "${TPOOL_TRACE:-0}" = 1 ]; then
+  if [ -z "$mariadbd_pid" ] || [ ! -w "$tracefs/uprobe_events" ] || [ "$(uname -m)" != x86_64 ] \
+      || ! command -v nm > /dev/null || ! command -v readelf > /dev/null; then
+    echo "TPOOL_TRACE=1 needs mariadbd on this x86-64 machine, root, tracefs with uprobe events at $tracefs" \
+      "(mount -t tracefs nodev $tracefs), nm and readelf" >&2
+    exit 2
+  fi
+  start_tpool_trace
+fi
+
 coproc poller { mysql "${mysql_args[@]}" --unbuffered -N -B; }
 exec {never_ready}<> <(:)
 previous=""; polls_still=0; dumps=0; standstills=0; deadline=$((SECONDS + seconds))
@@ -125,12 +193,17 @@ while [ $SECONDS -lt $deadline ]; do
   if [ "$commits" = "$previous" ] && [ "$running" -ge 5 ]; then
     polls_still=$((polls_still + 1))
   else
+    if [ "$polls_still" -ge "$first_still_poll" ]; then
+      echo "$(date +%T.%N) commits moving again"
+      trace_mark "standstill $standstills ends"
+    fi
     polls_still=0
   fi
   previous=$commits
   if [ "$polls_still" -eq "$first_still_poll" ]; then
     standstills=$((standstills + 1))
     echo "$(date +%T.%N) commits standing still, $running threads running"
+    trace_mark "standstill $standstills starts"
   fi
   if [ "$polls_still" -ge "$first_still_poll" ] && [ "$dumps" -lt "$max_dumps" ]; then
     dumps=$((dumps + 1))
