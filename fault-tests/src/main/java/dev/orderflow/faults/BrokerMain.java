@@ -101,7 +101,7 @@ public final class BrokerMain {
         command.addAll(JVM_OPTIONS);
         command.addAll(jvmOptions);
         command.addAll(List.of(marker,
-                "-Drmq.logback.configurationFile=rmq-launcher.logback.xml",
+                "-Drmq.logback.configurationFile=" + LocalSuite.QUIET_ROCKETMQ_LOGBACK,
                 "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
                 "-cp", absoluteClassPath(), BrokerMain.class.getName(),
                 dataDir.toString(), Integer.toString(nameServerPort), Integer.toString(brokerPort),

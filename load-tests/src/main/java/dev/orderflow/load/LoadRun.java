@@ -44,6 +44,7 @@ import dev.orderflow.faults.OrderStream;
 import dev.orderflow.faults.Reconciler;
 import dev.orderflow.faults.TopicReader;
 import dev.orderflow.faults.Verdict;
+import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
 
@@ -100,7 +101,9 @@ public final class LoadRun {
         Path root = root();
         Path runDir = Path.of(System.getProperty("orderflow.load.run-dir",
                 root.resolve("load-tests/target/load-run").toString())).toAbsolutePath().normalize();
-        quietRocketMQLogging(runDir);
+        // This JVM's RocketMQ clients (SuiteCounters' broker admin, MachineCeilings' producer) find the
+        // broker jar's logback file on the class path (the launcher's manifest) and would print its set-up.
+        LocalSuite.quietRocketMQLogging(runDir.resolve("load-generator-rocketmq"));
         String host = System.getProperty("orderflow.load.mariadb.host", "127.0.0.1");
         int port = Integer.parseInt(System.getProperty("orderflow.load.mariadb.port", "3306"));
         LoadResult result;
@@ -112,20 +115,6 @@ public final class LoadRun {
             result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
         }
         System.exit(result.passed() ? 0 : 1);
-    }
-
-    /**
-     * The RocketMQ clients of this JVM (the broker admin of {@link SuiteCounters}, the producer of
-     * {@link MachineCeilings}) configure RocketMQ's shaded logback from the first file of its search
-     * list, the broker jar's, which is on the class path twice (the launcher's manifest): logback then
-     * prints its whole set-up, two thirds of a run's output. The launcher's quiet file instead, into
-     * {@code runDir/load-generator-rocketmq/rocketmq.log}, unless a file is given.
-     */
-    static void quietRocketMQLogging(Path runDir) {
-        if (System.getProperty("rmq.logback.configurationFile") == null) {
-            System.setProperty("rmq.logback.configurationFile", "rmq-launcher.logback.xml");
-            System.setProperty("rocketmq.embedded.logDir", runDir.resolve("load-generator-rocketmq").toString());
-        }
     }
 
     /** The options, or exit code 2 with the parser's message (the usage) when they do not parse. */

@@ -157,7 +157,7 @@ public final class ReferenceRun implements AutoCloseable {
         Path root = LoadRun.root();
         Path runDir = Path.of(System.getProperty("orderflow.reference.run-dir",
                 root.resolve("load-tests/target/reference-run").toString())).toAbsolutePath().normalize();
-        LoadRun.quietRocketMQLogging(runDir);
+        LocalSuite.quietRocketMQLogging(runDir.resolve("load-generator-rocketmq"));
         int queues;
         try {
             queues = queues(System.getProperty(QUEUES_PROPERTY));

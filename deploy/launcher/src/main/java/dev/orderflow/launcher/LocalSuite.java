@@ -69,6 +69,9 @@ public final class LocalSuite implements AutoCloseable {
      */
     public static final int QUEUES_PER_TOPIC = 2;
 
+    /** The launcher's logback file for RocketMQ: to a file only (see {@link #quietRocketMQLogging}). */
+    public static final String QUIET_ROCKETMQ_LOGBACK = "rmq-launcher.logback.xml";
+
     /** Held so that its level setting is not lost to garbage collection. */
     private static final Logger EMBEDDED_ROCKETMQ_LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
 
@@ -99,8 +102,8 @@ public final class LocalSuite implements AutoCloseable {
             System.err.println("Unknown option(s) " + unknown + "\n" + USAGE);
             System.exit(2);
         }
-        quietLibraryLogging();
         Settings settings = Settings.fromSystemProperties(Path.of(""));
+        quietLibraryLogging(settings);
         if (options.contains("--clean")) {
             clean(settings.runDir(), System.out);
         }
@@ -402,17 +405,29 @@ public final class LocalSuite implements AutoCloseable {
      * no-op provider explicitly. Its errors still reach us as exceptions with the server's last
      * console lines; RocketMQ logs to its data folder.
      */
-    private static void quietLibraryLogging() {
+    private static void quietLibraryLogging(Settings settings) {
         System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
         System.setProperty("slf4j.internal.verbosity", "WARN");
-        // RocketMQ's own (shaded) logback: to its data folder only, see rmq-launcher.logback.xml.
-        if (System.getProperty("rmq.logback.configurationFile") == null) {
-            System.setProperty("rmq.logback.configurationFile", "rmq-launcher.logback.xml");
-        }
+        quietRocketMQLogging(settings.rocketmqDir().resolve("logs"));
         // EmbeddedRocketMQ's start line repeats what start() prints; its warnings stay, on one line each.
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "  %4$s: %5$s%6$s%n");
         }
         EMBEDDED_ROCKETMQ_LOG.setLevel(Level.WARNING);
+    }
+
+    /**
+     * RocketMQ's shaded logback in this JVM (a broker's, or the clients' when its jar is on the
+     * class path) configures itself from {@value #QUIET_ROCKETMQ_LOGBACK}: everything to
+     * {@code logDir/rocketmq.log}, nothing to the console. Without it, logback takes the first file
+     * of its search list and prints its whole set-up. A file given with
+     * {@code -Drmq.logback.configurationFile} is left alone. An {@link EmbeddedRocketMQ} started
+     * later in this JVM points the folder at its own data folder.
+     */
+    public static void quietRocketMQLogging(Path logDir) {
+        if (System.getProperty("rmq.logback.configurationFile") == null) {
+            System.setProperty("rmq.logback.configurationFile", QUIET_ROCKETMQ_LOGBACK);
+            System.setProperty("rocketmq.embedded.logDir", logDir.toString());
+        }
     }
 }

@@ -122,6 +122,35 @@ class LocalSuiteTest {
         assertThat(root).isDirectory();
     }
 
+    @Test
+    void quietRocketMQLoggingChoosesTheLaunchersFileUnlessOneIsGiven() {
+        String givenFile = System.clearProperty("rmq.logback.configurationFile");
+        String givenDir = System.clearProperty("rocketmq.embedded.logDir");
+        try {
+            LocalSuite.quietRocketMQLogging(root.resolve("logs"));
+            assertThat(System.getProperty("rmq.logback.configurationFile")).isEqualTo(LocalSuite.QUIET_ROCKETMQ_LOGBACK);
+            assertThat(System.getProperty("rocketmq.embedded.logDir")).isEqualTo(root.resolve("logs").toString());
+            assertThat(LocalSuite.class.getClassLoader().getResource(LocalSuite.QUIET_ROCKETMQ_LOGBACK)).isNotNull();
+
+            System.setProperty("rmq.logback.configurationFile", "chosen.logback.xml");
+            System.clearProperty("rocketmq.embedded.logDir");
+            LocalSuite.quietRocketMQLogging(root.resolve("other-logs"));
+            assertThat(System.getProperty("rmq.logback.configurationFile")).isEqualTo("chosen.logback.xml");
+            assertThat(System.getProperty("rocketmq.embedded.logDir")).isNull();
+        } finally {
+            restoreProperty("rmq.logback.configurationFile", givenFile);
+            restoreProperty("rocketmq.embedded.logDir", givenDir);
+        }
+    }
+
+    private static void restoreProperty(String name, String value) {
+        if (value == null) {
+            System.clearProperty(name);
+        } else {
+            System.setProperty(name, value);
+        }
+    }
+
     private static int port(String address) {
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }
