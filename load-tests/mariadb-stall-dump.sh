@@ -35,7 +35,9 @@
 #                      each worker it adds and each switch of the timer (state 0 = the 4 s period,
 #                      1 = 400 ms), with a marker at each standstill's start and end (step 40).
 #                      Needs root, tracefs at /sys/kernel/tracing with uprobe events, nm and readelf;
-#                      a few events a second, no measurable cost.
+#                      a few events a second, no measurable cost. At the end it also prints one line
+#                      from it: the ticks, the share of the time they came 4 s apart, and when the
+#                      pool added a worker (step 41 compares runs by these).
 # A thread dump reads /proc from one awk process, not a process per thread: it still costs some CPU,
 # so only the first polls of a standstill take one. Connects as root without a password to DB_HOST
 # (127.0.0.1) and DB_PORT (3306), the variables the services read.
@@ -146,6 +148,18 @@ stop_tpool_trace() {
   echo 0 > "$tracefs/events/$tpool_events/enable"
   awk -v start="trace starts ($$)" 'index($0, start) { on = 1 } on && !/^#/' "$tracefs/trace" > "$out/tpool.trace"
   grep "^[pr]:$tpool_events/" "$tracefs/uprobe_events" | sed 's/^[pr]:/-:/; s/ .*//' >> "$tracefs/uprobe_events"
+  tpool_summary "$out/tpool.trace"
+}
+
+# One line from the trace: the timer's ticks, the share of the time they came 4 s apart, and the
+# workers the pool added, in seconds after the trace's start (step 41 compares runs by these).
+tpool_summary() {
+  awk '/trace starts/ { start = $4 + 0 }
+    / maintenance:/ { if (last) { gap = $4 - last; if (gap > 3.5) slow += gap; else fast += gap } last = $4 + 0; ticks++ }
+    /add_thread_ret:/ && / created=1$/ { added++; at = at sprintf(" %.1f", $4 - start) }
+    END { period = slow + fast > 0 ? sprintf(", %.0f %% of the time 4 s apart", 100 * slow / (slow + fast)) : ""
+      printf "tpool: %d ticks%s; %d worker(s) added%s%s\n", ticks, period, added,
+        (added ? ", at (s after the start):" : ""), at }' "$1"
 }
 
 # A line in the kernel's trace beside the tpool events, with the wall-clock time.
