@@ -77,6 +77,8 @@ public final class LoadRun {
     static final int MAX_IDLE_WINDOWS = 6;
     /** After completion: the sms dispatch and report relays finish; bounded. */
     static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
+    /** How long the one-core figure runs, just before the ceilings (the suite idle by then). */
+    static final Duration CORE_PROBE = Duration.ofSeconds(2);
     private static final Pattern STARTED_IN = Pattern.compile("started in ([0-9.]+)s");
 
     private final LoadOptions options;
@@ -239,7 +241,10 @@ public final class LoadRun {
             double writesPerOrder = (after.messagesStored() - before.messagesStored()
                     - idleRates.messagesStoredPerSecond() * runSeconds) / Math.max(completed, 1);
 
-            out.printf("ceilings: %d s each at concurrency %d%n", options.ceilingDuration().toSeconds(), options.clients());
+            double coreSteps = MachineCeilings.oneCoreStepsPerSecond(CORE_PROBE);
+            out.printf(Locale.ROOT, "ceilings: %d s each at concurrency %d; one core: %.0f million steps/s of a fixed loop"
+                    + " (the machine's speed now: compare runs of the same command)%n",
+                    options.ceilingDuration().toSeconds(), options.clients(), coreSteps / 1e6);
             double dbCeiling = MachineCeilings.mariadbCommitsPerSecond(mariadbHost, mariadbPort, options.clients(),
                     options.ceilingDuration());
             double brokerCeiling = MachineCeilings.brokerSendsPerSecond(suite.nameServerAddress(), options.clients(),

@@ -34,6 +34,8 @@ public final class MachineCeilings {
     static final String CEILING_TOPIC = "perf_ceiling_topic";
     /** About the size of an order event body. */
     static final int MESSAGE_BYTES = 512;
+    /** 256 KB: within one core's L2 cache, so the memory bus plays no part in the core's figure. */
+    static final int CORE_TABLE_INTS = 64 * 1024;
 
     private MachineCeilings() {
     }
@@ -75,6 +77,35 @@ public final class MachineCeilings {
                 throw new IllegalStateException("Cannot drop " + CEILING_DATABASE, e);
             }
         }
+    }
+
+    /**
+     * Steps per second of a fixed integer loop on one thread, over a table that stays in a core's
+     * own cache: what one core of the machine does now, with no I/O, no lock and no other process of
+     * the suite in it. The guests report no steal (docs/performance.md, step 40), so this is what
+     * shows a slower phase of the host apart from a slower suite (step 42: every process needed a
+     * third more CPU for the same work in a session's last half hour). Compare it between runs of
+     * the same command only: the JIT (C1 or C2) and the CPU model change it.
+     */
+    public static double oneCoreStepsPerSecond(Duration duration) {
+        int[] table = new int[CORE_TABLE_INTS];
+        double perSecond = perSecond(1, duration, client -> {
+            long deadline = System.nanoTime() + duration.toNanos();
+            long steps = 0;
+            int x = 1;
+            while (System.nanoTime() < deadline) {
+                for (int i = 0; i < table.length; i++) {
+                    x = x * 1_664_525 + 1_013_904_223;
+                    table[i] += x ^ (x >>> 13);
+                }
+                steps += table.length;
+            }
+            return steps;
+        });
+        if (Arrays.stream(table).allMatch(v -> v == 0)) {
+            throw new IllegalStateException("The core's loop left its table empty"); // keeps the loop's work observable
+        }
+        return perSecond;
     }
 
     /** Sync sends per second of {@value #MESSAGE_BYTES}-byte messages to one topic, one producer shared by the threads. */
