@@ -37,14 +37,6 @@ import io.micrometer.core.instrument.MeterRegistry;
  * docs/performance.md a dedicated committer thread did the writing, and every create paid two
  * thread hand-offs for it.)
  *
- * <p>The groups are committed on one connection borrowed from the pool and kept, in manual-commit
- * mode, from one group to the next while creates keep coming: a group then costs its two INSERTs
- * and its COMMIT, not also a {@code set autocommit} round trip on borrowing and another on
- * returning (at a low rate nearly every order is its own group: step 43 of docs/performance.md).
- * The connection goes back to the pool after any failure (the next group borrows a fresh one),
- * when it has been idle longer than {@link #KEEP_IDLE} (the pool validates its idle connections;
- * one held here nobody checks), and at shutdown.
- *
  * <p>Each order keeps its own outcome, which decides its own half message:
  * <ul>
  * <li>committed → its create returns (and its message is committed);</li>
@@ -64,9 +56,6 @@ public class OrderGroupCommit {
      */
     static final int MAX_LINES = 10_000;
 
-    /** The group connection is kept for the next group only if that one comes within this time. */
-    static final Duration KEEP_IDLE = Duration.ofSeconds(1);
-
     /** How long {@link #stop()} lets the group being committed finish. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
@@ -75,7 +64,6 @@ public class OrderGroupCommit {
     private final DataSource dataSource;
     private final int maxOrders;
     private final Duration delayAfterInsert;
-    private final long keepIdleNanos;
     private final DistributionSummary groupSizes;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a group ends and when the service stops. */
@@ -84,22 +72,9 @@ public class OrderGroupCommit {
     private final ArrayDeque<PendingOrder> queued = new ArrayDeque<>();
     private boolean committing;
     private boolean stopping;
-    /**
-     * The connection kept between groups (autocommit off), or null. Only the committing thread
-     * uses it, and {@link #stop()} once no group is being committed: the hand-over from one
-     * committer to the next goes through {@code lock}, like {@code connectionUsedAt}.
-     */
-    private Connection groupConnection;
-    /** {@link System#nanoTime()} when {@code groupConnection} last committed a group. */
-    private long connectionUsedAt;
 
     @Inject
     public OrderGroupCommit(DataSource dataSource, OrderServiceConfig config, MeterRegistry registry) {
-        this(dataSource, config, registry, KEEP_IDLE);
-    }
-
-    /** With another time the group connection is kept idle; for tests. */
-    OrderGroupCommit(DataSource dataSource, OrderServiceConfig config, MeterRegistry registry, Duration keepIdle) {
         if (config.groupCommit().maxOrders() < 1) {
             throw new IllegalArgumentException("order-service.group-commit.max-orders must be at least 1, not "
                     + config.groupCommit().maxOrders());
@@ -107,7 +82,6 @@ public class OrderGroupCommit {
         this.dataSource = dataSource;
         this.maxOrders = config.groupCommit().maxOrders();
         this.delayAfterInsert = config.faultInjection().delayAfterInsert();
-        this.keepIdleNanos = keepIdle.toNanos();
         this.groupSizes = DistributionSummary.builder("orders.group_commit.orders")
                 .description("Orders committed together in one database transaction (one sample per group)")
                 .register(registry);
@@ -196,10 +170,6 @@ public class OrderGroupCommit {
         } finally {
             lock.lock();
             committing = false;
-            if (stopping) {
-                // stop() gave up waiting for this group: the connection is returned here instead.
-                releaseGroupConnection();
-            }
             group.forEach(pending -> pending.answered = true);
             changed.signalAll();
         }
@@ -245,65 +215,36 @@ public class OrderGroupCommit {
     }
 
     /**
-     * One transaction for the group's rows, on the group connection. After a failure the
-     * connection is rolled back and returned to the pool: the next group borrows a fresh one.
+     * One transaction for the group's rows.
      *
      * @throws GroupRefused nothing committed (no connection, an INSERT refused)
      * @throws CommitUnclear the commit failed: the rows may or may not be there
      */
     private void commitTogether(List<PendingOrder> group) throws GroupRefused, CommitUnclear {
-        Connection connection = groupConnection();
+        Connection connection;
         try {
-            OrderRows.insert(connection, group.stream().map(PendingOrder::order).toList());
-            pauseForFaultInjection();
-        } catch (SQLException | RuntimeException e) {
-            rollback(connection, e);
-            releaseGroupConnection();
-            throw new GroupRefused(e);
-        }
-        try {
-            connection.commit();
+            connection = dataSource.getConnection();
         } catch (SQLException e) {
-            rollback(connection, e); // whatever the server kept, nothing more goes in on release
-            releaseGroupConnection();
-            throw new CommitUnclear(e);
+            throw new GroupRefused(e); // database unreachable or pool exhausted: nothing written
         }
-        connectionUsedAt = System.nanoTime();
-    }
-
-    /**
-     * The connection kept from the last group if it committed within {@link #KEEP_IDLE}, else (after
-     * returning an idle one) one borrowed from the pool and switched to manual commit.
-     *
-     * @throws GroupRefused no connection (database unreachable or pool exhausted): nothing written
-     */
-    private Connection groupConnection() throws GroupRefused {
-        if (groupConnection != null && System.nanoTime() - connectionUsedAt > keepIdleNanos) {
-            releaseGroupConnection();
-        }
-        if (groupConnection == null) {
-            Connection borrowed;
+        try {
             try {
-                borrowed = dataSource.getConnection();
-            } catch (SQLException e) {
+                connection.setAutoCommit(false);
+                OrderRows.insert(connection, group.stream().map(PendingOrder::order).toList());
+                pauseForFaultInjection();
+            } catch (SQLException | RuntimeException e) {
+                rollback(connection, e);
                 throw new GroupRefused(e);
             }
             try {
-                borrowed.setAutoCommit(false);
+                connection.commit();
             } catch (SQLException e) {
-                release(borrowed);
-                throw new GroupRefused(e);
+                rollback(connection, e); // whatever the server kept, nothing more goes in on release
+                throw new CommitUnclear(e);
             }
-            groupConnection = borrowed;
-        }
-        return groupConnection;
-    }
-
-    /** Returns the group connection, if one is held, to the pool. */
-    private void releaseGroupConnection() {
-        if (groupConnection != null) {
-            release(groupConnection);
-            groupConnection = null;
+        } finally {
+            // After commit or rollback: a failure here must not change the group's outcome.
+            release(connection);
         }
     }
 
@@ -339,10 +280,9 @@ public class OrderGroupCommit {
     }
 
     /**
-     * Stops at shutdown: the group being committed is finished (waited for up to 10 s) and the group
-     * connection returned to the pool; creates still queued fail (nothing written, their half
-     * messages rolled back) instead of waiting for a database that is closing, and later ones are
-     * refused.
+     * Stops at shutdown: the group being committed is finished (waited for up to 10 s); creates
+     * still queued fail (nothing written, their half messages rolled back) instead of waiting for a
+     * database that is closing, and later ones are refused.
      */
     @PreDestroy
     void stop() {
@@ -357,9 +297,6 @@ public class OrderGroupCommit {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
-            }
-            if (!committing) {
-                releaseGroupConnection(); // else the committer returns it when its group ends
             }
             // Also when interrupted: once stopping, nobody else would ever answer the queued creates.
             for (PendingOrder pending = queued.poll(); pending != null; pending = queued.poll()) {

@@ -107,67 +107,7 @@ class OrderGroupCommitTest {
         assertThat(groups.count()).as("commits").isEqualTo(2);
         assertThat(groups.totalAmount()).as("orders committed").isEqualTo(11);
         assertThat(groups.max()).isEqualTo(10);
-        // Both groups on the one connection kept from group to group.
-        assertThat(gated.connectionsTaken()).isEqualTo(1);
-    }
-
-    /** Groups in a row share one connection, kept in manual-commit mode and returned in autocommit mode at shutdown. */
-    @Test
-    void groupsInARowShareOneConnectionUntilShutdown() throws SQLException {
-        String customerId = "C-GROUP-" + UUID.randomUUID();
-        gated.open();
-
-        for (int i = 0; i < 3; i++) {
-            groupCommit.insertCommitted(order(customerId, null));
-        }
-
-        // Counted on another connection: each group was committed, none left open on the kept one.
-        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(3);
-        assertThat(registry.get("orders.group_commit.orders").summary().count()).as("commits").isEqualTo(3);
-        assertThat(gated.connectionsTaken()).isEqualTo(1);
-        assertThat(gated.autoCommitAtClose()).as("returned to the pool").isEmpty();
-
-        groupCommit.stop();
-
-        assertThat(gated.autoCommitAtClose()).as("returned to the pool in autocommit mode").containsExactly(true);
-    }
-
-    /** A connection idle for longer than the keep-idle time goes back to the pool, and the next group borrows one. */
-    @Test
-    void anIdleConnectionGoesBackToThePoolBeforeTheNextGroup() throws Exception {
-        String customerId = "C-GROUP-" + UUID.randomUUID();
-        gated.open();
-        OrderGroupCommit keepingBriefly = new OrderGroupCommit(gated, config, registry, Duration.ofMillis(50));
-        try {
-            keepingBriefly.insertCommitted(order(customerId, null));
-            Thread.sleep(200);
-            keepingBriefly.insertCommitted(order(customerId, null));
-
-            assertThat(gated.connectionsTaken()).isEqualTo(2);
-            assertThat(gated.autoCommitAtClose()).as("the idle one, in autocommit mode").containsExactly(true);
-        } finally {
-            keepingBriefly.stop();
-        }
-        assertThat(gated.autoCommitAtClose()).containsExactly(true, true);
-        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(2);
-    }
-
-    /** After a refused group its connection is rolled back and returned; the next group commits on a fresh one. */
-    @Test
-    void aRefusedGroupReturnsItsConnectionAndTheNextGroupBorrowsAnother() throws SQLException {
-        String customerId = "C-GROUP-" + UUID.randomUUID();
-        String refusedCustomerId = FailingInsertTrigger.CUSTOMER_PREFIX + UUID.randomUUID();
-        gated.open();
-
-        groupCommit.insertCommitted(order(customerId, null));
-        assertThatThrownBy(() -> groupCommit.insertCommitted(order(refusedCustomerId, null)))
-                .isInstanceOf(SQLException.class).hasMessageContaining(FailingInsertTrigger.MESSAGE);
-        assertThat(gated.autoCommitAtClose()).as("the refused group's connection, returned").containsExactly(true);
-        groupCommit.insertCommitted(order(customerId, null));
-
         assertThat(gated.connectionsTaken()).isEqualTo(2);
-        assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(2);
-        assertThat(OrderDatabase.ordersOfCustomer(refusedCustomerId)).isZero();
     }
 
     @Test
@@ -242,8 +182,6 @@ class OrderGroupCommitTest {
 
         // The check-back finds the row and commits the half message.
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
-        // The connection whose commit failed is not kept for the next group.
-        assertThat(gated.autoCommitAtClose()).containsExactly(true);
     }
 
     @Test
@@ -369,8 +307,7 @@ class OrderGroupCommitTest {
 
     /**
      * The application's datasource behind a gate: a connection is handed out only once the gate is
-     * open; optionally each commit is carried out and then reported as failed. Records each
-     * connection's autocommit mode when it is closed (returned to the pool).
+     * open; optionally each commit is carried out and then reported as failed.
      */
     private static final class GatedDataSource implements DataSource {
 
@@ -378,7 +315,6 @@ class OrderGroupCommitTest {
         private final CountDownLatch gate = new CountDownLatch(1);
         private final CountDownLatch committerAtGate = new CountDownLatch(1);
         private final List<String> connectionThreads = new CopyOnWriteArrayList<>();
-        private final List<Boolean> autoCommitAtClose = new CopyOnWriteArrayList<>();
         private volatile boolean failCommitsAfterCommitting;
 
         GatedDataSource(DataSource delegate) {
@@ -401,11 +337,6 @@ class OrderGroupCommitTest {
             return connectionThreads.size();
         }
 
-        /** The autocommit mode of each connection when it was closed, in order. */
-        List<Boolean> autoCommitAtClose() {
-            return autoCommitAtClose;
-        }
-
         /** The names of the threads that took a connection, in order. */
         List<String> connectionThreads() {
             return connectionThreads;
@@ -423,18 +354,16 @@ class OrderGroupCommitTest {
                 throw new SQLException("interrupted at the gate (test)", e);
             }
             connectionThreads.add(Thread.currentThread().getName());
-            return recorded(delegate.getConnection());
+            Connection connection = delegate.getConnection();
+            return failCommitsAfterCommitting ? commitThenFail(connection) : connection;
         }
 
-        private Connection recorded(Connection connection) {
+        private static Connection commitThenFail(Connection connection) {
             return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
                     new Class<?>[] { Connection.class }, (proxy, method, args) -> {
                         try {
-                            if (method.getName().equals("close")) {
-                                autoCommitAtClose.add(connection.getAutoCommit());
-                            }
                             Object result = method.invoke(connection, args);
-                            if (failCommitsAfterCommitting && method.getName().equals("commit")) {
+                            if (method.getName().equals("commit")) {
                                 throw new SQLException("connection reset after the commit (test)");
                             }
                             return result;
