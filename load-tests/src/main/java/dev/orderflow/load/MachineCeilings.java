@@ -84,8 +84,10 @@ public final class MachineCeilings {
      * own cache: what one core of the machine does now, with no I/O, no lock and no other process of
      * the suite in it. The guests report no steal (docs/performance.md, step 40), so this is what
      * shows a slower phase of the host apart from a slower suite (step 42: every process needed a
-     * third more CPU for the same work for an hour of a session). Compare it between runs of
-     * the same command only: the JIT (C1 or C2) and the CPU model change it.
+     * third more CPU for the same work for an hour of a session). It does not see a slowdown
+     * outside the core's own cache (step 43: 16 % more CPU per order, the figure unchanged).
+     * Compare it between runs of the same command only: the JIT (C1 or C2) and the CPU model
+     * change it.
      */
     public static double oneCoreStepsPerSecond(Duration duration) {
         // Shared with the pool's thread, so the JIT cannot drop the loop's stores.
