@@ -77,7 +77,7 @@ public final class LoadRun {
     static final int MAX_IDLE_WINDOWS = 6;
     /** After completion: the sms dispatch and report relays finish; bounded. */
     static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
-    /** How long the one-core figure runs, just before the ceilings (the suite idle by then). */
+    /** How long the one-core figure and then the memory figure run, just before the ceilings (the suite idle by then). */
     static final Duration CORE_PROBE = Duration.ofSeconds(2);
     private static final Pattern STARTED_IN = Pattern.compile("started in ([0-9.]+)s");
 
@@ -242,9 +242,11 @@ public final class LoadRun {
                     - idleRates.messagesStoredPerSecond() * runSeconds) / Math.max(completed, 1);
 
             double coreSteps = MachineCeilings.oneCoreStepsPerSecond(CORE_PROBE);
-            out.printf(Locale.ROOT, "ceilings: %d s each at concurrency %d; one core: %.0f million steps/s of a fixed loop"
-                    + " (the machine's speed now: compare runs of the same command)%n",
-                    options.ceilingDuration().toSeconds(), options.clients(), coreSteps / 1e6);
+            double memoryNanos = MachineCeilings.memoryReadNanos(CORE_PROBE);
+            out.printf(Locale.ROOT, "ceilings: %d s each at concurrency %d; one core: %.0f million steps/s of a fixed loop,"
+                    + " memory: %.0f ns per dependent read over %d MB (the machine's speed now: compare runs of the same command)%n",
+                    options.ceilingDuration().toSeconds(), options.clients(), coreSteps / 1e6, memoryNanos,
+                    MachineCeilings.MEMORY_TABLE_INTS * (long) Integer.BYTES / (1024 * 1024));
             double dbCeiling = MachineCeilings.mariadbCommitsPerSecond(mariadbHost, mariadbPort, options.clients(),
                     options.ceilingDuration());
             double brokerCeiling = MachineCeilings.brokerSendsPerSecond(suite.nameServerAddress(), options.clients(),

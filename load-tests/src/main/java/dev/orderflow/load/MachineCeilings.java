@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,6 +37,13 @@ public final class MachineCeilings {
     static final int MESSAGE_BYTES = 512;
     /** 256 KB: within one core's L2 cache, so the memory bus plays no part in the core's figure. */
     static final int CORE_TABLE_INTS = 64 * 1024;
+    /**
+     * 64 MB: twice the shared (L3) cache of the machines the suite has run on (32 MB), so that
+     * nearly every read of the memory figure misses every cache.
+     */
+    static final int MEMORY_TABLE_INTS = 16 * 1024 * 1024;
+    /** The memory figure's cycle is the same in every run, so runs compare. */
+    private static final long MEMORY_CYCLE_SEED = 42;
 
     private MachineCeilings() {
     }
@@ -105,6 +113,53 @@ public final class MachineCeilings {
             }
             return steps;
         });
+    }
+
+    /**
+     * Nanoseconds per read of one thread following a random cycle through a table larger than the
+     * caches, each read's address given by the read before: the memory's latency as a process of the
+     * suite sees it now. The partner of {@link #oneCoreStepsPerSecond}: step 43's slower phase (10–25 %
+     * more CPU per order in every process, the core's figure unchanged) came with 174–206 ns here
+     * against 158–172 ns while the suite ran at its best (docs/performance.md). Compare it between
+     * runs on the same kind of machine only.
+     */
+    public static double memoryReadNanos(Duration duration) {
+        int[] next = randomCycle(MEMORY_TABLE_INTS);
+        double readsPerSecond = perSecond(1, duration, client -> {
+            long deadline = System.nanoTime() + duration.toNanos();
+            long reads = 0;
+            int position = 0;
+            while (System.nanoTime() < deadline) {
+                for (int i = 0; i < 4096; i++) {
+                    position = next[position];
+                }
+                reads += 4096;
+            }
+            // Never true (the table holds indexes), but the JIT cannot know: the reads stay.
+            if (position < 0) {
+                throw new IllegalStateException("negative index " + position);
+            }
+            return reads;
+        });
+        return 1e9 / readsPerSecond;
+    }
+
+    /**
+     * One cycle through all {@code size} slots in random order (Sattolo's shuffle): following
+     * {@code next[i]} from any slot visits every slot before it comes back, so no part of the table
+     * is read twice in a row and the hardware's prefetchers cannot guess the next address.
+     */
+    static int[] randomCycle(int size) {
+        int[] next = new int[size];
+        Arrays.setAll(next, i -> i);
+        SplittableRandom random = new SplittableRandom(MEMORY_CYCLE_SEED);
+        for (int i = size - 1; i > 0; i--) {
+            int j = random.nextInt(i);
+            int swapped = next[i];
+            next[i] = next[j];
+            next[j] = swapped;
+        }
+        return next;
     }
 
     /** Sync sends per second of {@value #MESSAGE_BYTES}-byte messages to one topic, one producer shared by the threads. */
