@@ -572,6 +572,7 @@ public final class LoadRun {
             Map<String, Long> peakRssKb, SuiteCounters.Reading countersBefore, SuiteCounters.Reading countersAfter,
             int completed, String storeReadsLine, Map<String, List<String>> profileLines) {
         out.println("==================== load run ====================");
+        out.println(MachineDescription.read().line());
         result.report().forEach(out::println);
         out.println("process            ready(s)  idle RSS(MB)  peak RSS(MB)  end RSS(MB)  CPU during run(s)"
                 + "  waited for a core(s, per wake-up)");
