@@ -351,6 +351,8 @@ public final class ReferenceRun implements AutoCloseable {
                     Long.toString(postStats.at(50)), Long.toString(postStats.at(99)), Integer.toString(problems.size()),
                     fmt(commitsPerOrder), fmt(writesPerOrder)));
             out.println("==================== Spring Boot reference run ====================");
+            // The 2x target compares this run with LoadRun's on the same machine: both name it.
+            out.println(MachineDescription.read().line());
             out.printf(Locale.ROOT, "run: %s (load average %.2f at start)%n", options.label(), loadAverage);
             out.printf(Locale.ROOT, "orders: accepted %d, completed %d, failed %d%n", accepted, completed,
                     planned - completed);
