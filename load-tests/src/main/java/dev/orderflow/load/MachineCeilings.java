@@ -121,7 +121,9 @@ public final class MachineCeilings {
      * suite sees it now. The partner of {@link #oneCoreStepsPerSecond}: step 43's slower phase (10–25 %
      * more CPU per order in every process, the core's figure unchanged) came with 174–206 ns here
      * against 158–172 ns while the suite ran at its best (docs/performance.md). Compare it between
-     * runs on the same kind of machine only.
+     * runs on one {@link MachineDescription} only: it does not tell CPU generations apart (step 44's
+     * Zen 3 read 150–184 ns and needed 60 % more CPU per order than step 43's Zen 4). Its table
+     * takes 64 MB of the caller's heap for the call.
      */
     public static double memoryReadNanos(Duration duration) {
         int[] next = randomCycle(MEMORY_TABLE_INTS);
