@@ -93,7 +93,8 @@ public final class MachineCeilings {
      * the suite in it. The guests report no steal (docs/performance.md, step 40), so this is what
      * shows a slower phase of the host apart from a slower suite (step 42: every process needed a
      * third more CPU for the same work for an hour of a session). It does not see a slowdown
-     * outside the core's own cache (step 43: 16 % more CPU per order, the figure unchanged).
+     * outside the core's own cache (step 43: 16 % more CPU per order, the figure unchanged), and it
+     * can move without the suite (step 44: 473–758 from run to run, the CPU per order unchanged).
      * Compare it between runs of the same command only: the JIT (C1 or C2) and the CPU model
      * change it.
      */
