@@ -19,20 +19,20 @@ modules=$(IFS=,; echo "quarkus-rocketmq/integration-tests,${services[*]}")
 # which the local launcher, the e2e tests and the benchmark would then run. Each service's JVM build
 # is set aside before and put back after, also when the build fails; a service not built before is
 # left without one, so that the next run builds it (docs/performance.md, step 34).
-set_aside=()
+# A leftover quarkus-app.jvm (a run killed before its trap) is dropped first, so that what the trap
+# puts back is always this run's JVM build.
 restore_jvm_builds() {
   for service in "${services[@]}"; do
     rm -rf "$service/target/quarkus-app"
-    if [[ " ${set_aside[*]} " == *" $service "* ]]; then
+    if [[ -d "$service/target/quarkus-app.jvm" ]]; then
       mv "$service/target/quarkus-app.jvm" "$service/target/quarkus-app"
     fi
   done
 }
 for service in "${services[@]}"; do
+  rm -rf "$service/target/quarkus-app.jvm"
   if [[ -d "$service/target/quarkus-app" ]]; then
-    rm -rf "$service/target/quarkus-app.jvm"
     mv "$service/target/quarkus-app" "$service/target/quarkus-app.jvm"
-    set_aside+=("$service")
   fi
 done
 trap restore_jvm_builds EXIT
