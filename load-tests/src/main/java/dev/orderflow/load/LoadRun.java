@@ -246,7 +246,7 @@ public final class LoadRun {
             out.printf(Locale.ROOT, "ceilings: %d s each at concurrency %d; one core: %.0f million steps/s of a fixed loop,"
                     + " memory: %.0f ns per dependent read over %d MB (the machine's speed now: compare runs of the same command)%n",
                     options.ceilingDuration().toSeconds(), options.clients(), coreSteps / 1e6, memoryNanos,
-                    MachineCeilings.MEMORY_TABLE_INTS * (long) Integer.BYTES / (1024 * 1024));
+                    MachineCeilings.MEMORY_TABLE_MB);
             double dbCeiling = MachineCeilings.mariadbCommitsPerSecond(mariadbHost, mariadbPort, options.clients(),
                     options.ceilingDuration());
             double brokerCeiling = MachineCeilings.brokerSendsPerSecond(suite.nameServerAddress(), options.clients(),

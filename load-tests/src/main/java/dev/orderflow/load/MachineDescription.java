@@ -51,10 +51,11 @@ record MachineDescription(String cpuName, String family, String model, int cores
         if (sysfsSize.isEmpty()) {
             return "?";
         }
-        if (sysfsSize.matches("\\d+K") && Long.parseLong(sysfsSize.substring(0, sysfsSize.length() - 1)) % 1024 == 0) {
-            return Long.parseLong(sysfsSize.substring(0, sysfsSize.length() - 1)) / 1024 + " MB";
+        if (!sysfsSize.matches("\\d+K")) {
+            return sysfsSize;
         }
-        return sysfsSize;
+        long kilobytes = Long.parseLong(sysfsSize.substring(0, sysfsSize.length() - 1));
+        return kilobytes % 1024 == 0 ? kilobytes / 1024 + " MB" : sysfsSize;
     }
 
     private static Optional<String> first(String[] lines, String key) {
