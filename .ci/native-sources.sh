@@ -19,8 +19,8 @@ modules=$(IFS=,; echo "quarkus-rocketmq/integration-tests,${services[*]}")
 # which the local launcher, the e2e tests and the benchmark would then run. Each service's JVM build
 # is set aside before and put back after, also when the build fails; a service not built before is
 # left without one, so that the next run builds it (docs/performance.md, step 34).
-# A leftover quarkus-app.jvm (a run killed before its trap) is dropped first, so that what the trap
-# puts back is always this run's JVM build.
+# A quarkus-app.jvm left by a run killed outright (its trap never ran) is dropped first: what the
+# trap puts back is the quarkus-app this run found (a build made since then is the newer one).
 restore_jvm_builds() {
   for service in "${services[@]}"; do
     rm -rf "$service/target/quarkus-app"
