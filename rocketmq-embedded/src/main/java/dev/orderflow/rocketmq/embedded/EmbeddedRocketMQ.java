@@ -43,11 +43,10 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
      * Messages one pull may return when they are still in memory ({@code maxTransferCountOnMessageInMemory};
      * RocketMQ's default is 32). A push consumer asks for its pull batch size (the connector's
      * {@code pull-batch-size}, raised to the channel's {@code batch-size}: up to 128 in the suite) and
-     * waits {@code pull-interval} between pulls of a queue, so at 32 status-service's report lane, three
-     * messages per order over 4 queues every 100 ms (step 20's setting; 2 every 50 ms since step 23 pull
-     * as often), could not take more than ~1,200 reports (~400 orders) a second, whatever its batch size.
-     * 256 leaves room for larger batches; the 256 KB per pull cap ({@code maxTransferBytesOnMessageInMemory})
-     * still bounds a pull's size. docs/performance.md, step 20.
+     * waits {@code pull-interval} between pulls of a queue, so at 32 status-service's report lane (three
+     * messages per order, 2 queues each pulled every 50 ms) could take no more than ~1,280 reports
+     * (~400 orders) a second, whatever its batch size. 256 leaves room for larger batches; the 256 KB
+     * per pull cap ({@code maxTransferBytesOnMessageInMemory}) still bounds a pull's size.
      */
     public static final int MAX_MESSAGES_PER_PULL = 256;
 
@@ -85,8 +84,8 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         // ancient, registers no topics, and every send fails with "No route info".
         System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
         // Binary headers (RocketMQ's ROCKETMQ serialize type) unless this JVM chose one: the broker
-        // answers every request in its own type, and JSON costs fastjson on both ends of each call
-        // (docs/performance.md, step 12). quarkus-rocketmq makes the same default for clients.
+        // answers every request in its own type, and JSON costs fastjson work on both ends of each
+        // call. quarkus-rocketmq makes the same default for clients.
         String chosenType = System.getProperty(RemotingCommand.SERIALIZE_TYPE_PROPERTY,
                 System.getenv(RemotingCommand.SERIALIZE_TYPE_ENV));
         if (chosenType == null || chosenType.isBlank()) {
@@ -153,7 +152,7 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         config.setTransactionOpBatchInterval((int) options.transactionOpBatchInterval.toMillis());
         config.setTransactionCheckMax(options.transactionCheckMax);
         // Pop consumption is never used here (push consumers pull): without its file-based services
-        // the broker no longer wakes every 5 ms to scan an empty pop buffer (~200 wake-ups a second).
+        // the broker does not wake every 5 ms to scan an empty pop buffer (~200 wake-ups a second).
         config.setPopConsumerFSServiceInit(false);
 
         NettyServerConfig server = new NettyServerConfig();
@@ -169,7 +168,7 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         store.setMappedFileSizeTimerLog(16 * 1024 * 1024);
         // The timer wheel serves only messages with a delivery time (TIMER_DELIVER_MS), which the
         // suite never sends; retry back-off and delay levels go through the schedule topic. Left on,
-        // its once-a-second flush of the whole wheel was half of the broker's CPU samples under load.
+        // its once-a-second flush of the whole wheel is half of the broker's CPU samples under load.
         store.setTimerWheelEnable(false);
         store.setMaxTransferCountOnMessageInMemory(MAX_MESSAGES_PER_PULL);
         store.setMaxIndexNum(10_000);
@@ -397,10 +396,10 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         /**
          * Check-back within ~3-6 s of an unresolved half message and a retry delay table of
          * seconds. Transaction timeout stays well above the op batch interval: below it,
-         * finished transactions were checked again and delivered twice (ROCKETMQ-NOTES).
+         * finished transactions are checked again and delivered twice.
          * The check interval stays above the time an application needs to answer a check on a
          * loaded machine: with 1 s, a second check of a half message whose COMMIT answer was
-         * still on its way committed it twice (two visible messages, seen in CI at load 20+).
+         * still on its way commits it twice (two visible messages, seen in CI at load 20+).
          */
         public static Options forTests(Path dataDir) {
             return new Options(dataDir)
