@@ -35,8 +35,8 @@ import dev.orderflow.rocketmq.RocketMQBatchFailure;
  * <p>With a backlog bound above {@code maxInFlight}, a full batch may go while {@code maxInFlight}
  * are already at the application, up to that bound: under a backlog the batches overlap (one's
  * database waits with another's work), while at a low rate, where batches are not full, they go
- * one after the other as before (overlapping small batches cost lock waits on shared rows and
- * latency, docs/performance.md, step 35).
+ * one after the other, as without the bound (overlapping small batches cost lock waits on shared
+ * rows and latency).
  */
 final class BatchCombiner {
 

@@ -13,9 +13,9 @@ import io.quarkus.runtime.annotations.Recorder;
  * Makes RocketMQ's binary header encoding ({@code ROCKETMQ}) the default of the application's
  * clients instead of the client library's JSON default. RocketMQ encodes the header of every
  * request and response (send, pull, end-transaction) with its JVM-wide serialize type; with JSON each
- * header goes through fastjson both ways. Measured (docs/performance.md, step 12): the broker's sync
- * sends per second +30 % with both ends binary; the suite's throughput unchanged within its run-to-run
- * spread. A broker decodes either encoding, so clients and brokers need not agree.
+ * header goes through fastjson both ways. With both ends binary the broker takes ~30 % more sync
+ * sends a second (the suite's throughput is the same within its run-to-run spread). A broker decodes
+ * either encoding, so clients and brokers need not agree.
  * <p>
  * RocketMQ's own switches win: the system property {@code rocketmq.serialize.type} or the
  * environment variable {@code ROCKETMQ_SERIALIZE_TYPE} ({@code JSON} or {@code ROCKETMQ}). RocketMQ

@@ -230,8 +230,8 @@ public final class RocketMQMessages {
     /**
      * The client instance the extension's long-lived clients (channels other than transactional
      * ones, DLQ writers, admin, re-drive) share by default, one per name server. Each instance has
-     * its own connections, Netty loops, pull, rebalance, heartbeat and callback threads: status-service's seven
-     * instances held over a hundred threads (docs/performance.md, step 10). The groups of one
+     * its own connections, Netty loops, pull, rebalance, heartbeat and callback threads: with one
+     * instance each, status-service's seven clients hold over a hundred threads. The groups of one
      * instance must differ, which RocketMQ requires of one process's clients anyway. The name
      * carries the pid, so two processes never share a client id, and a value fixed at class
      * loading, so that an application restarted in the same JVM (tests) does not meet a leftover

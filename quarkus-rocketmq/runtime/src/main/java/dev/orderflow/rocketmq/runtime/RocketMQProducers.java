@@ -9,7 +9,7 @@ final class RocketMQProducers {
      * The hold time given to the client's send accumulator. The client starts an accumulator with
      * every producer, whether auto-batching is on or not, and its two guard threads wake every half
      * hold time: with the client's 10 ms that is 400 wake-ups a second per producer, about half of an
-     * idle service's CPU (docs/performance.md, step 9). The extension never turns auto-batching on,
+     * idle service's CPU. The extension never turns auto-batching on,
      * so the guards have nothing to do; 200 ms lets them wake 10 times a second and keeps a
      * producer's shutdown, which waits for them, short.
      */

@@ -89,7 +89,7 @@ public class RocketMQSink {
      * Sync and oneway sends block the calling thread, so they run on a worker thread that drains
      * the emitted messages one after the other: the thread takes the next message as soon as the
      * previous one is acked or nacked, instead of handing every message to a new worker task (that
-     * hand-off per message cost about a quarter of the sync-send rate, see the benchmark README).
+     * hand-off per message costs about as much as the send itself, see the benchmark README).
      * The emitting thread never blocks. Async sends do not block and need no thread of their own.
      */
     private Multi<? extends Message<?>> onSendingThread(Multi<? extends Message<?>> messages) {

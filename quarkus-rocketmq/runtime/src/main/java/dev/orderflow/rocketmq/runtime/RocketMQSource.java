@@ -76,7 +76,7 @@ public class RocketMQSource {
 
     private final RocketMQConnectorIncomingConfiguration config;
     // Read once: the generated configuration class asks every config source on each call, which
-    // cost 14 % of a consumer's CPU when done per delivered message.
+    // costs 14 % of a consumer's CPU when done per delivered message.
     private final boolean batch;
     private final long processingTimeoutMillis;
     private final int maxReconsumeTimes;

@@ -17,16 +17,15 @@ import org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider;
  * are part of the application's log, with its format, handlers and levels.
  *
  * <p>The extension leaves RocketMQ's shaded logback out of the application's class path. With it,
- * RocketMQ configured logback from the first {@code rmq.*.logback.xml} on the class path
- * ({@code rmq.tools.logback.xml}, as the admin client is there) and wrote to
+ * RocketMQ configures logback from the first {@code rmq.*.logback.xml} on the class path
+ * ({@code rmq.tools.logback.xml}, as the admin client is there) and writes to
  * {@code ~/logs/rocketmqlogs}, a file shared by every process of the user and outside the
- * application's log; its XML configuration also took 96 ms of the main thread at every start
- * (docs/performance.md, step 34).
+ * application's log; its XML configuration also takes ~96 ms of the main thread at every start.
  *
  * <p>Where the shaded logback is on the class path after all (a broker in the same JVM, as in
  * tests and the local launcher, brings it), this provider hands everything to logback's own
- * provider instead, whichever of the two {@code ServiceLoader} lists first: RocketMQ logs as it
- * did before there.
+ * provider instead, whichever of the two {@code ServiceLoader} lists first: there RocketMQ logs
+ * through its logback as usual.
  */
 public final class RocketMQLogProvider implements SLF4JServiceProvider {
 
