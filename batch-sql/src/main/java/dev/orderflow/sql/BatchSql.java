@@ -23,9 +23,9 @@ import javax.sql.DataSource;
  * {@link SQLException} as its cause. The {@link Connection} overloads are for work that holds a
  * connection itself.
  *
- * <p>A batch's rows go in one multi-row statement: through Hibernate each row was a statement of its
+ * <p>A batch's rows go in one multi-row statement: through Hibernate each row is a statement of its
  * own, with its query plan and parameter binding (and with table-generated ids, not even a JDBC
- * batch), which was most of a consumer's CPU per message.
+ * batch), which costs most of a consumer's CPU per message.
  */
 public final class BatchSql {
 
@@ -34,8 +34,8 @@ public final class BatchSql {
      * PRIMARY_KEY_HINT + " where key in (…) for update"}. While a table is small (a new deployment's
      * first few hundred rows) MariaDB reads a long IN list by scanning the whole table, and a locking
      * read that scans waits for every row another transaction holds, named or not: two batches then
-     * deadlocked, each holding rows the other's scan reached (docs/performance.md, step 29). With the
-     * hint the read locks the rows it names and no others, whatever the table's size.
+     * deadlock, each holding rows the other's scan reached. With the hint the read locks the rows it
+     * names and no others, whatever the table's size.
      */
     public static final String PRIMARY_KEY_HINT = " force index (primary)";
 

@@ -51,8 +51,8 @@ import io.quarkus.runtime.StartupEvent;
  * <li><b>From memory</b>, the usual way: {@link ConsumeReporter} hands over the rows of each commit
  * ({@link #committed}); the relay sends them without reading them back and deletes, after SEND_OK,
  * everything its rounds sent within {@code delete-delay} with one auto-commit statement. Reading
- * the rows back in a transaction of its own for every committed batch made the relay a consumer's
- * largest cost (issue #10).</li>
+ * the rows back in a transaction of its own for every committed batch would make the relay a
+ * consumer's largest cost.</li>
  * <li><b>By the sweep</b>, at start and every {@code sweep-interval}: the rows nobody handed over
  * (written just before a crash or restart, left by a failed send or delete, or written by an
  * instance that does not relay), in transactions that take them with

@@ -59,11 +59,11 @@ public interface IdempotentConsumerConfig {
         /**
          * How long the relay lets rows it has sent wait before it deletes them: one DELETE (an
          * auto-commit, so a flush of MariaDB's log) then serves every round sent meanwhile instead of
-         * one per round, which were half of inventory's and points' commits at 140 orders/s
-         * (docs/performance.md, step 33). PT0S deletes after every round. Must be shorter than
-         * {@code sweep-interval}: another instance's sweep takes the rows older than that, and
-         * would send a sent, undeleted row again. A crash in this window sends those rows twice,
-         * which the status service applies once.
+         * one per round, which would be half of inventory's and points' commits at 140 orders/s.
+         * PT0S deletes after every round. Must be shorter than {@code sweep-interval}: another
+         * instance's sweep takes the rows older than that, and would send a sent, undeleted row
+         * again. A crash in this window sends those rows twice, which the status service applies
+         * once.
          */
         @WithDefault("PT0.2S")
         Duration deleteDelay();

@@ -16,15 +16,16 @@ import io.vertx.ext.web.handler.BodyHandler;
  * Reads every request body on the event loop, without holding a thread, before the resource gets
  * a worker thread. Without it a blocking resource reads its body from a worker with blocking IO,
  * and a client that sends half a body and stalls holds that worker until
- * {@code quarkus.http.read-timeout}: a few hundred such connections took every worker and the
- * API stopped answering (found by the slow-client fuzz tests, e.g. {@code StockApiFuzzTest}).
+ * {@code quarkus.http.read-timeout}: a few hundred such connections take every worker and the
+ * API stops answering (the slow-client fuzz tests, e.g. {@code StockApiFuzzTest}, check this).
  * Quarkus REST uses the buffered body when there is one. Bodies over
- * {@code quarkus.http.limits.max-body-size} are refused with a plain 413 as before.
+ * {@code quarkus.http.limits.max-body-size} are still refused with a plain 413.
  *
  * <p>HTTP/1.x only. On an HTTP/2 stream (h2c, which Java's {@code HttpClient} asks for by default)
  * Quarkus REST pauses the request after the buffering ended it, and Vert.x answers that with
- * "Request has already been read" → 500 (found by the fault suite's stock seeding). HTTP/2 streams
- * go to Quarkus REST untouched; HTTP/2's own flow control bounds what one stalled stream holds.
+ * "Request has already been read" → 500 (the fault suite's stock seeding sends such requests).
+ * HTTP/2 streams go to Quarkus REST untouched; HTTP/2's own flow control bounds what one stalled
+ * stream holds.
  */
 @ApplicationScoped
 public class RequestBodyBuffering {
