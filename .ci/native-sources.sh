@@ -18,7 +18,7 @@ modules=$(IFS=,; echo "quarkus-rocketmq/integration-tests,${services[*]}")
 # A native build also writes its own target/quarkus-app (native-flavoured: other recorded steps),
 # which the local launcher, the e2e tests and the benchmark would then run. Each service's JVM build
 # is set aside before and put back after, also when the build fails; a service not built before is
-# left without one, so that the next run builds it (docs/performance.md, step 34).
+# left without one, so that the next run builds it.
 # A quarkus-app.jvm left by a run killed outright (its trap never ran) is dropped first: what the
 # trap puts back is the quarkus-app this run found (a build made since then is the newer one).
 restore_jvm_builds() {
