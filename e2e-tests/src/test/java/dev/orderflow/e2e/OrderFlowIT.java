@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -32,6 +33,7 @@ import io.restassured.path.json.JsonPath;
  * real MariaDB, driven over HTTP. Every test uses its own SKUs and customers, so the tests do not
  * depend on each other or on their order.
  */
+@Tag("system") // starts the five services: mvn verify -Psystem
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class OrderFlowIT {
 

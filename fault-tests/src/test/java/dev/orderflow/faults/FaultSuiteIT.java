@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fault-injection suite (issue 9) in its short profile (or the one named by
+ * The fault-injection suite in its short profile (or the one named by
  * {@code -Dfault.profile}): the real RocketMQ broker in a child process, the real MariaDB with
  * fresh {@code orderflow_fault_*} databases, the five services as child processes; every fault of
  * the cycle once; the reconciliation verdict must be clean and no process may outlive the run.
  */
+@Tag("system") // starts the broker and the five services: mvn verify -Psystem
 class FaultSuiteIT {
 
     /** Bounded by {@code junit.jupiter.execution.timeout.testable.method.default} (pom: {@code fault.timeout}). */

