@@ -21,7 +21,7 @@ import io.quarkus.deployment.dev.devservices.DevServicesConfig;
 /**
  * Starts the real RocketMQ name server and broker in this JVM for dev and test mode and points
  * the connector at it. One broker per JVM, reused across test classes and dev-mode restarts:
- * its shutdown takes 10-20 s, so it is stopped only when the JVM exits.
+ * its shutdown takes 10-20 s, so it lives as long as the JVM.
  */
 class RocketMQDevServicesProcessor {
 
@@ -59,7 +59,12 @@ class RocketMQDevServicesProcessor {
         EmbeddedRocketMQ rocketMQ = EmbeddedRocketMQ.start(options);
         LOG.infof("Dev Services for RocketMQ started an in-process name server at %s and broker at %s (data %s)",
                 rocketMQ.nameServerAddress(), rocketMQ.brokerAddress(), dataDir);
-        Runtime.getRuntime().addShutdownHook(new Thread(rocketMQ::close, "rocketmq-devservices-shutdown"));
+        if (config.keepData()) {
+            // A kept store must be closed cleanly to be reused: its stop takes 10-15 s.
+            Runtime.getRuntime().addShutdownHook(new Thread(rocketMQ::close, "rocketmq-devservices-shutdown"));
+        }
+        // Otherwise the broker ends with the JVM: its store is wiped at the next start anyway, and a
+        // graceful stop would hold every test JVM's exit for those 10-15 s.
         running = rocketMQ;
         return rocketMQ;
     }
