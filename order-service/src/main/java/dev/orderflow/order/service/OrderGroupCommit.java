@@ -33,9 +33,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * orders, {@link #MAX_LINES} lines, its own order among them), inserts and commits it, and wakes the
  * waiting threads. Otherwise it waits; when the group ends, one of the waiting threads commits what
  * queued meanwhile as the next group. One group at a time, and nothing waits for a group to fill:
- * alone, an order is its own group, written on its create's own thread. (Until step 19 of
- * docs/performance.md a dedicated committer thread did the writing, and every create paid two
- * thread hand-offs for it.)
+ * alone, an order is its own group, written on its create's own thread. There is no dedicated
+ * committer thread: with one, every create would pay two thread hand-offs.
  *
  * <p>Each order keeps its own outcome, which decides its own half message:
  * <ul>

@@ -78,10 +78,10 @@ public interface SmsServiceConfig {
         /**
          * How long a text the gateway accepted may wait for its SENT to be recorded. Within it the
          * next sweep records it together with its claim (the next consumed batch's commit wakes
-         * one): one transaction per round of texts instead of two (docs/performance.md, step 33).
+         * one): one transaction per round of texts instead of two.
          * When no sweep comes by then, one runs for it. The claim lease must exceed the longest
          * send plus this, checked at startup, so that no other claim takes a row over before its
-         * SENT is recorded. PT0S records after every send, as before step 33.
+         * SENT is recorded. PT0S records after every send, in a transaction of its own.
          */
         @WithDefault("PT0.2S")
         Duration recordDelay();

@@ -125,9 +125,8 @@ public class SmsIntentRecorder {
     }
 
     /**
-     * The business keys among {@code businessKeys} that have an outbox row, with one query (a JPQL
-     * query with an IN list of a different size in every batch was a sixth of the service's CPU
-     * under load: docs/performance.md, step 5).
+     * The business keys among {@code businessKeys} that have an outbox row, with one query for the
+     * whole batch.
      */
     private List<String> existingKeys(List<String> businessKeys) {
         if (businessKeys.isEmpty()) {

@@ -46,9 +46,9 @@ public class SmsOutbox {
      */
     public List<ClaimedSms> claimDue(int max, Duration lease) {
         // Every text's send wakes a sweep that finds nothing more to claim: one plain read on the
-        // due index says so without a transaction and a locking read (at a few orders a second it
-        // was one of the sms-service's four commits per order). A row committed just after it is
-        // claimed by the sweep its own consume transaction wakes.
+        // due index says so without a transaction and a locking read (at a few orders a second, that
+        // transaction would be one of the sms-service's four commits per order). A row committed
+        // just after it is claimed by the sweep its own consume transaction wakes.
         if (BatchSql.query(dataSource, "select 1 from sms_outbox where status = ? and next_attempt_at <= ? limit 1",
                 List.of(SmsStatus.PENDING, now())).isEmpty()) {
             return List.of();
@@ -58,8 +58,8 @@ public class SmsOutbox {
 
     /**
      * Records SENT for {@code sent} and claims up to {@code max} due rows in one transaction: the
-     * dispatcher's round after sends finished. Two transactions per round were a third of the
-     * suite's commits at 180 orders/s (docs/performance.md, step 14). When it fails, neither
+     * dispatcher's round after sends finished. Two transactions per round would be a third of the
+     * suite's commits at 180 orders/s. When it fails, neither
      * happened: the sent rows stay claimed (sent again after their lease with the same key) and
      * the next sweep claims.
      *
@@ -146,7 +146,7 @@ public class SmsOutbox {
         claims.forEach(claim -> parameters.add(claim.claimToken()));
         // Claim tokens are unique per claim, so a row matches only its own claim's token: the ids
         // add no condition, they let the statement find the rows by primary key. claim_token has no
-        // index; by the token alone every round read the whole table (docs/performance.md, step 28).
+        // index; by the token alone every round would read the whole table.
         return BatchSql.update(dataSource, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
                 + " last_error = null, claim_token = null where id in (" + BatchSql.parameters(claims.size())
                 + ") and claim_token in (" + BatchSql.parameters(claims.size()) + ")", parameters);
