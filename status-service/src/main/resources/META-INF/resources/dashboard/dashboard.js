@@ -69,7 +69,7 @@ async function loadOrders() {
   }
 }
 
-// --- Lag per group over time (GET /lag; 404 until the lag sampler exists) ---
+// --- Lag per group over time (GET /lag; 503 until the first sample) ---
 async function loadLag() {
   let body;
   try {
