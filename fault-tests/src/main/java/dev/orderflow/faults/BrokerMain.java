@@ -34,11 +34,11 @@ public final class BrokerMain {
 
     /**
      * The broker JVM's own options, before the caller's: a 256 MB heap, the serial collector, and C1
-     * only. With full tiered compilation the broker's C2 compiler thread used 0.6 of a core in the first
-     * 10 s after a 2,000-order warm-up and was still compiling a minute later, a third of the broker's
-     * CPU over a 120 s run at 120 orders/s; C1 only halved the broker's CPU over a 5,000-order closed
-     * loop and took the open loop's p99 from 8.6-9.4 s to 2.4-3.3 s on the same two cores
-     * (docs/performance.md, step 13). The services run C1 only for the same reason.
+     * only. With full tiered compilation the broker's C2 compiler thread uses 0.6 of a core in the
+     * first 10 s after a 2,000-order warm-up and is still compiling a minute later, a third of the
+     * broker's CPU over a 120 s run at 120 orders/s; C1 only halves the broker's CPU over a
+     * 5,000-order closed loop and cuts the open loop's p99 from 8.6-9.4 s to 2.4-3.3 s on the same two
+     * cores. The services run C1 only for the same reason.
      */
     public static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
@@ -46,8 +46,8 @@ public final class BrokerMain {
      * System property of the broker's JVM: read and write queues of each of the suite's topics
      * (default {@link LocalSuite#QUEUES_PER_TOPIC}). A benchmark's {@code --jvm-options
      * "broker:-Dorderflow.broker.queues-per-topic=4"} compares queue counts: fewer queues mean fewer
-     * pulls per message at the same pull interval (docs/performance.md, steps 14 and 23); the fault
-     * suite's two-instance run needs at least two.
+     * pulls per message at the same pull interval; the fault suite's two-instance run needs at
+     * least two.
      */
     public static final String QUEUES_PER_TOPIC_PROPERTY = "orderflow.broker.queues-per-topic";
 

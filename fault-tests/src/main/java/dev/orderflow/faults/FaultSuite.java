@@ -47,9 +47,9 @@ public final class FaultSuite implements AutoCloseable {
 
     /**
      * Small heaps (up to seven JVMs share two cores), no metaspace full collections while starting
-     * (as the launcher's services, docs/performance.md step 26), the client's faster rebalance, the SMS
-     * dispatcher's short sweep, and a check-back that rolls back an orphaned half message after
-     * 10 s instead of 60 s (the fault hook's pause is far shorter than that).
+     * (as the launcher's services), the client's faster rebalance, the SMS dispatcher's short sweep,
+     * and a check-back that rolls back an orphaned half message after 10 s instead of 60 s (the fault
+     * hook's pause is far shorter than that).
      */
     public static final List<String> SERVICE_JVM_OPTIONS = List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-XX:MetaspaceSize=64m",

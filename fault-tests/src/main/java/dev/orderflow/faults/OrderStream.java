@@ -59,8 +59,8 @@ public final class OrderStream implements AutoCloseable {
 
     /**
      * Blocking HTTP/1.1 with a pooled keep-alive connection per client thread: the calling thread
-     * writes the request and reads the answer itself (JDK's HttpClient hands each answer from its
-     * selector thread to the caller: step 32). No retries: a POST that got no answer stays unanswered.
+     * writes the request and reads the answer itself, where JDK's HttpClient hands each answer from
+     * its selector thread to the caller. No retries: a POST that got no answer stays unanswered.
      */
     private final CloseableHttpClient http;
     private final Supplier<String> orderUrl;

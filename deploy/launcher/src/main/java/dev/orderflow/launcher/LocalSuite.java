@@ -64,8 +64,8 @@ public final class LocalSuite implements AutoCloseable {
      * (50 ms in the services), so with 2 queues a message waits at most one interval and the suite
      * pulls as often as with 4 queues every 100 ms: end-to-end p50 50-75 ms lower at 300 and 320
      * orders/s; p99 322-337 -> 238-258 ms at 320/s, the same at 300/s, worse in a pair near saturation;
-     * 1 to 3.5 more CPU s per consumer service over 120 s (docs/performance.md, step 23). Not 1: the
-     * fault suite's two instances of a consumer service need a queue each.
+     * 1 to 3.5 more CPU s per consumer service over 120 s. Not 1: the fault suite's two instances of
+     * a consumer service need a queue each.
      */
     public static final int QUEUES_PER_TOPIC = 2;
 

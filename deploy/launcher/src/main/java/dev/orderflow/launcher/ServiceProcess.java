@@ -23,7 +23,7 @@ public final class ServiceProcess {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     /**
      * Between two readiness polls. Short, because the benchmark reports the time to ready from
-     * these polls (with 500 ms, up to step 8, a service ready in 2.1 s could be reported at 2.6 s).
+     * these polls (at 500 ms, a service ready in 2.1 s could be reported at 2.6 s).
      */
     private static final Duration READINESS_POLL_INTERVAL = Duration.ofMillis(100);
 

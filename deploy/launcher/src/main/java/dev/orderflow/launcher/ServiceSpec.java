@@ -9,9 +9,8 @@ import java.util.List;
  * database and maximum heap. A service is started when its module has a built fast-jar.
  *
  * @param maxHeap the service's {@code -Xmx} value, e.g. {@code 64m}: measured per service at steady
- *                load (docs/performance.md, steps 8, 21 and 22). Launchers start it with
- *                {@link #jvmOptions(List)}: {@code -Xmx<maxHeap>} before any other JVM option, so an
- *                {@code -Xmx} given by the user still wins.
+ *                load. Launchers start it with {@link #jvmOptions(List)}: {@code -Xmx<maxHeap>}
+ *                before any other JVM option, so an {@code -Xmx} given by the user still wins.
  */
 public record ServiceSpec(String name, String module, int port, String database, String maxHeap) {
 
@@ -20,8 +19,8 @@ public record ServiceSpec(String name, String module, int port, String database,
 
     /**
      * The suite. A new service is one line here (and one database, created at start). status-service
-     * runs with 48 MB: a full 64 MB heap was most of its 200 MB RSS (step 21), and its live set after
-     * a full collection was 16-18 MB at 150 orders/s with its pull thresholds (step 22).
+     * runs with 48 MB: a full 64 MB heap makes up most of its 200 MB RSS, and its live set after a
+     * full collection is 16-18 MB at 150 orders/s with its pull thresholds.
      */
     public static final List<ServiceSpec> SUITE = List.of(
             new ServiceSpec("order-service", "order-service", 8080, "orderflow_order", DEFAULT_MAX_HEAP),

@@ -50,19 +50,18 @@ public record Settings(
         serviceJvmOptions = List.copyOf(serviceJvmOptions);
     }
 
-    /** The defaults above, overridden by {@code -Dorderflow.local.*} system properties. */
     /**
      * The services' JVM options unless {@code orderflow.local.service-jvm-options} says otherwise (the
      * benchmark starts them the same way): five services and a broker share a small machine, where
-     * C2's compilations cost more CPU than they save (docs/performance.md, steps 8 and 9). A service's
-     * classes take 40-52 MB of metaspace; at the JVM's default first threshold (about 21 MB) loading
-     * them cost two full collections at every start, each stopping every thread (start-up included)
-     * for 26-42 ms alone and up to 270 ms while the five start together (step 26): with a 64 MB
-     * threshold there are none. Each
-     * service's heap is its {@link ServiceSpec#maxHeap()}, given before these.
+     * C2's compilations cost more CPU than they save. A service's classes take 40-52 MB of metaspace;
+     * at the JVM's default first threshold (about 21 MB) loading them costs two full collections at
+     * every start, each stopping every thread (start-up included) for 26-42 ms alone and up to 270 ms
+     * while the five start together: with a 64 MB threshold there are none. Each service's heap is
+     * its {@link ServiceSpec#maxHeap()}, given before these.
      */
     public static final String DEFAULT_SERVICE_JVM_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:MetaspaceSize=64m";
 
+    /** The defaults above, overridden by {@code -Dorderflow.local.*} system properties. */
     public static Settings fromSystemProperties(Path root) {
         Path absoluteRoot = root.toAbsolutePath().normalize();
         int mariadbPort = intProperty("mariadb.port", 3306);
