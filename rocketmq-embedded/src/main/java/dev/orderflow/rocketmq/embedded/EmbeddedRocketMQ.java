@@ -25,6 +25,7 @@ import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.SerializeType;
+import org.apache.rocketmq.store.config.BrokerRole;
 import org.apache.rocketmq.store.config.FlushDiskType;
 import org.apache.rocketmq.store.config.MessageStoreConfig;
 
@@ -177,6 +178,11 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         store.setFlushDiskType(options.syncFlush ? FlushDiskType.SYNC_FLUSH : FlushDiskType.ASYNC_FLUSH);
         if (options.messageDelayLevel != null) {
             store.setMessageDelayLevel(options.messageDelayLevel);
+        }
+        if (options.syncMasterReplicas > 1) {
+            store.setBrokerRole(BrokerRole.SYNC_MASTER);
+            store.setInSyncReplicas(options.syncMasterReplicas);
+            store.setSlaveTimeout((int) options.replicaTimeout.toMillis());
         }
 
         broker = new BrokerController(config, server, new NettyClientConfig(), store);
@@ -387,6 +393,8 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         private int transactionCheckMax = 15;
         private String messageDelayLevel;
         private boolean syncFlush;
+        private int syncMasterReplicas;
+        private Duration replicaTimeout = Duration.ofSeconds(3);
         private Duration startTimeout = Duration.ofSeconds(30);
 
         public Options(Path dataDir) {
@@ -420,6 +428,18 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         /** Broker delay levels, e.g. {@code "1s 5s 10s 30s 1m"}; null keeps the broker's table. */
         public Options messageDelayLevel(String levels) { this.messageDelayLevel = levels; return this; }
         public Options syncFlush(boolean sync) { this.syncFlush = sync; return this; }
+
+        /**
+         * A synchronous master that waits for {@code replicas} copies of each message (itself
+         * included) for at most {@code timeout}. No replica ever connects to an embedded broker, so
+         * with 2 or more every send is stored but answered {@code FLUSH_SLAVE_TIMEOUT}: the answer a
+         * client must not take for {@code SEND_OK}.
+         */
+        public Options syncMaster(int replicas, Duration timeout) {
+            this.syncMasterReplicas = replicas;
+            this.replicaTimeout = timeout;
+            return this;
+        }
         public Options startTimeout(Duration d) { this.startTimeout = d; return this; }
         public Options dataDir(Path dir) { this.dataDir = dir; return this; }
     }

@@ -40,6 +40,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
+import dev.orderflow.rocketmq.embedded.TransactionRecords;
+import dev.orderflow.rocketmq.embedded.TransactionRecords.Decision;
 import io.smallrye.common.annotation.Identifier;
 
 /**
@@ -54,8 +56,6 @@ class RocketMQTransactionsTest {
     private static final String CHANNEL = "tx-orders";
     private static final String TOPIC = "it_tx";
     private static final String PRODUCER_GROUP = "it_tx_producer";
-    /** Longer than the broker's first check-back plus the checker's rollback window. */
-    private static final Duration NEVER_VISIBLE_WAIT = Duration.ofSeconds(8);
 
     @Inject
     RocketMQTransactions transactions;
@@ -120,11 +120,9 @@ class RocketMQTransactionsTest {
         assertThat(transactionCount("rollback")).isEqualTo(rollbacksBefore + 3);
         for (String key : new String[] { uncheckedKey, checkedKey, rollbackOnlyKey }) {
             assertThat(channels.recordExists(key)).as("row %s", key).isFalse();
+            awaitBrokerDecision(key, Decision.ROLLED_BACK);
+            assertThat(channels.receivedWithKey(key)).as("delivered %s", key).isEmpty();
         }
-        await().during(NEVER_VISIBLE_WAIT).atMost(NEVER_VISIBLE_WAIT.plusSeconds(2))
-                .until(() -> channels.receivedWithKey(uncheckedKey).isEmpty()
-                        && channels.receivedWithKey(checkedKey).isEmpty()
-                        && channels.receivedWithKey(rollbackOnlyKey).isEmpty());
     }
 
     @Test
@@ -203,9 +201,10 @@ class RocketMQTransactionsTest {
         assertThat(transactionCount("rollback")).isEqualTo(rollbacksBefore + 1);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(channels.receivedWithKey(committedKey))
                 .singleElement().satisfies(r -> assertThat(r.payload()).isEqualTo("order " + committedKey)));
-        await().during(NEVER_VISIBLE_WAIT).atMost(NEVER_VISIBLE_WAIT.plusSeconds(2))
-                .until(() -> channels.receivedWithKey(failedKey).isEmpty()
-                        && channels.receivedWithKey(committedKey).size() == 1);
+        awaitBrokerDecision(committedKey, Decision.COMMITTED);
+        awaitBrokerDecision(failedKey, Decision.ROLLED_BACK);
+        assertThat(channels.receivedWithKey(failedKey)).isEmpty();
+        assertThat(channels.receivedWithKey(committedKey)).hasSize(1);
     }
 
     /**
@@ -250,8 +249,9 @@ class RocketMQTransactionsTest {
 
         await().atMost(Duration.ofSeconds(40))
                 .until(() -> checker.answersFor(key).contains(TransactionResolution.ROLLBACK));
-        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
-                .until(() -> channels.receivedWithKey(key).isEmpty());
+        // The broker acted on the answer: the transaction is ended and the message never stored.
+        awaitBrokerDecision(key, Decision.ROLLED_BACK);
+        assertThat(channels.receivedWithKey(key)).isEmpty();
     }
 
     /**
@@ -314,6 +314,14 @@ class RocketMQTransactionsTest {
             other.shutdown();
         }
         assertThat(channels.recordExists(key)).isEqualTo(writeRow);
+    }
+
+    private static void awaitBrokerDecision(String key, Decision expected) {
+        await("the broker's decision on " + key).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                .until(() -> TransactionRecords.decision(nameServer(), TOPIC, key), decision -> {
+                    assertThat(decision).as("decision on %s", key).isIn(Decision.UNDECIDED, expected);
+                    return decision == expected;
+                });
     }
 
     private static Message<String> message(String payload, String... keys) {
