@@ -66,6 +66,14 @@ public class FailurePathChannels {
     @Channel("health-out")
     Emitter<String> healthOut;
 
+    @Inject
+    @Channel("unconfirmed-sync")
+    Emitter<String> unconfirmedSync;
+
+    @Inject
+    @Channel("unconfirmed-async")
+    Emitter<String> unconfirmedAsync;
+
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
     private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
@@ -194,6 +202,15 @@ public class FailurePathChannels {
             batches.add(new Batch(List.copyOf(payloads), metadata));
             return batches.size() - 1;
         }
+    }
+
+    /** The emitter of {@code unconfirmed-<mode>}: a broker that answers every send without SEND_OK. */
+    public Emitter<String> unconfirmed(String mode) {
+        return switch (mode) {
+            case "sync" -> unconfirmedSync;
+            case "async" -> unconfirmedAsync;
+            default -> throw new IllegalArgumentException(mode);
+        };
     }
 
     /** Keeps the health channel subscribed; the readiness test only looks at its health. */
