@@ -38,7 +38,7 @@ final class E2eSuite implements AutoCloseable {
 
     /**
      * Small heaps (five JVMs share the machine), no metaspace full collections while starting (as the
-     * launcher's services, docs/performance.md step 26), shorter intervals where the services allow
+     * launcher's services), shorter intervals where the services allow
      * them: the client's first rebalance after a subscription change, the SMS dispatcher's sweep.
      */
     static final String DEFAULT_SERVICE_JVM_OPTIONS = "-Xmx128m -XX:+UseSerialGC -XX:MetaspaceSize=64m"

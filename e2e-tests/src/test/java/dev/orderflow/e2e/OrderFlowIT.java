@@ -29,7 +29,7 @@ import dev.orderflow.e2e.SuiteClient.PlacedOrder;
 import io.restassured.path.json.JsonPath;
 
 /**
- * The whole suite end to end (issue 5): five services as separate processes, one real broker,
+ * The whole suite end to end: five services as separate processes, one real broker,
  * real MariaDB, driven over HTTP. Every test uses its own SKUs and customers, so the tests do not
  * depend on each other or on their order.
  */

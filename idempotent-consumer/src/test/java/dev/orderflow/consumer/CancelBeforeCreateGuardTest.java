@@ -143,9 +143,9 @@ class CancelBeforeCreateGuardTest {
 
     /**
      * A batch locks the progress rows of the orders it names and no others, however few rows its
-     * group has: for a new deployment's group MariaDB read a long IN list by reading every row of the
-     * group, and the locking read waited for rows that other transactions held (two batches
-     * deadlocked: docs/performance.md, step 29). A group of its own makes this test that deployment.
+     * group has: for a new deployment's group MariaDB may read a long IN list by reading every row of
+     * the group, and a locking read waits for rows that other transactions hold (two batches
+     * deadlock). A group of its own makes this test that deployment.
      */
     @Test
     void aBatchDoesNotWaitForAnOrderItDoesNotNameEvenWhenItsGroupHasFewRows() throws Exception {

@@ -109,9 +109,9 @@ class SmsOutboxClaimTest {
     /**
      * Recording a round's sent texts reads those rows, not the outbox: with {@value #FILLER_ROWS} other
      * rows in the table, the server reads far fewer rows in a full scan than the table holds (a
-     * statement that found its rows by claim token alone, which has no index, read every one, each
-     * round: step 28 of docs/performance.md). The claims are made by the test, on rows not due for an
-     * hour, so that the application's dispatcher leaves them alone.
+     * statement that found its rows by claim token alone, which has no index, would read every one,
+     * each round). The claims are made by the test, on rows not due for an hour, so that the
+     * application's dispatcher leaves them alone.
      */
     @Test
     void recordingSentTextsReadsTheirRowsNotTheWholeOutbox() {

@@ -140,9 +140,9 @@ class BatchedReportsTest {
 
     /**
      * A batch locks the rows of the orders it names and no others, however small the table. In a new
-     * deployment's table MariaDB read a long IN list by scanning every row, and the locking scan waited
-     * for rows that other transactions held: two batches deadlocked, each holding rows the other's scan
-     * reached (docs/performance.md, step 29). The test empties the status tables to be that deployment.
+     * deployment's table MariaDB may read a long IN list by scanning every row, and a locking scan
+     * waits for rows that other transactions hold: two batches deadlock, each holding rows the other's
+     * scan reaches. The test empties the status tables to be that deployment.
      */
     @Test
     void aBatchDoesNotWaitForAnOrderItDoesNotNameEvenWhenTheTableIsAlmostEmpty() throws Exception {
