@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -30,6 +31,8 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.rocketmq.embedded.TransactionRecords;
+import dev.orderflow.rocketmq.embedded.TransactionRecords.Decision;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -54,10 +57,9 @@ class OrderMessagingTest {
                 .contentType("application/problem+json");
 
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isZero();
-        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
-        // Longer than the check-back window (5 s in tests) plus the broker's check interval.
-        await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(15))
-                .until(() -> probe.mentioning(customerId).isEmpty());
+        awaitBrokerDecision("customer " + customerId,
+                m -> new String(m.getBody(), StandardCharsets.UTF_8).contains(customerId), Decision.ROLLED_BACK);
+        assertThat(TopicProbe.of(OrderMessaging.TOPIC).mentioning(customerId)).isEmpty();
     }
 
     @Test
@@ -77,10 +79,21 @@ class OrderMessagingTest {
 
         sendHalfMessageThenDie(orderId);
 
-        TopicProbe probe = TopicProbe.of(OrderMessaging.TOPIC);
-        // UNKNOWN for 5 s, then ROLLBACK: it must never become visible.
-        await().during(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(25))
-                .until(() -> probe.withKey(orderId + ":create").isEmpty());
+        // UNKNOWN for 5 s (the row may still be on its way), then ROLLBACK: it must never become visible.
+        String key = orderId + ":create";
+        awaitBrokerDecision("key " + key, m -> key.equals(m.getKeys()), Decision.ROLLED_BACK);
+        assertThat(TopicProbe.of(OrderMessaging.TOPIC).withKey(key)).isEmpty();
+    }
+
+    /** Waits until the broker has ended the matching half message's transaction, and checks how. */
+    private static void awaitBrokerDecision(String described, Predicate<MessageExt> message, Decision expected) {
+        await("the broker's decision on the message with " + described).atMost(Duration.ofSeconds(40))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> TransactionRecords.decision(TopicProbe.nameServer(), OrderMessaging.TOPIC, described, message),
+                        decision -> {
+                            assertThat(decision).isIn(Decision.UNDECIDED, expected);
+                            return decision == expected;
+                        });
     }
 
     /**
