@@ -22,6 +22,7 @@ import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,6 +37,7 @@ class LocalSuiteTest {
     private final Path root = Path.of("target", "suite-test-" + System.nanoTime()).toAbsolutePath();
 
     @Test
+    @Tag("system") // starts the launcher's whole suite (broker, MariaDB, a service process): mvn verify -Psystem
     void startsRocketMQMariaDBAndBuiltServicesAndStopsThemAll() throws Exception {
         int servicePort = Ports.freePort();
         // A heap of its own (the default options set none): the service must get it.
