@@ -16,7 +16,7 @@ import com.sun.tools.attach.VirtualMachine;
  * An async-profiler CPU profile of one process during the load ({@code --async-profile}). Unlike
  * {@link JfrProfile}, whose samples see Java code only, it samples every thread wherever it runs:
  * Java, the JVM itself (class loading, JIT compilers, GC), native libraries and the kernel (system
- * calls, scheduling), which is where most of a service's CPU went in step 16's JFR profiles.
+ * calls, scheduling), which is where most of a service's CPU goes and what JFR's samples miss.
  *
  * <p>The profiler's agent library comes from the {@code tools.profiler:async-profiler} jar on the
  * class path; it is loaded into the running process through the JDK's attach API (started and

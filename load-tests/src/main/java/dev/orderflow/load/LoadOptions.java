@@ -38,9 +38,8 @@ import dev.orderflow.launcher.Settings;
  * <li>{@code --skus N}: orders draw their one to three lines from N SKUs (default 50, the
  * reference's load shape; at least 3);</li>
  * <li>{@code --jit c1|c2}: the services and the broker run C1 only (default, as the local launcher
- * starts them: on two cores shared by seven JVMs C2's compiler threads cost more than its code saves,
- * see docs/performance.md, steps 8, 9 and 13) or with full tiered compilation (the services' default
- * up to step 8, the broker's up to step 12);</li>
+ * starts them: on two cores shared by seven JVMs C2's compiler threads cost more than its code saves)
+ * or with full tiered compilation;</li>
  * <li>{@code --jvm-options "OPTS"}: more JVM options for every service (space-separated, after
  * the suite's own), e.g. {@code "-XX:ReservedCodeCacheSize=48m -Xss512k"}; {@code {app-dir}} stands
  * for each service's {@code quarkus-app} folder, e.g. {@code -XX:SharedArchiveFile={app-dir}/app-cds.jsa};
@@ -75,8 +74,8 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
 
     /**
      * The suite's JVM options: the services' as the local launcher starts them, with their production
-     * settings (up to step 8 the benchmark ran the fault suite's shorter rebalance and sweep intervals,
-     * which cost CPU at low load), and the broker's ({@code broker:<option>}, after
+     * settings (not the fault suite's shorter rebalance and sweep intervals, which cost CPU at low
+     * load), and the broker's ({@code broker:<option>}, after
      * {@code BrokerMain.JVM_OPTIONS}); {@code --jit c2} takes C1-only away from both,
      * {@code --jvm-options} come last.
      */

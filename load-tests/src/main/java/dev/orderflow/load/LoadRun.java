@@ -49,7 +49,7 @@ import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
 
 /**
- * The whole-flow benchmark (issue 10): starts the suite ({@link FaultSuite} with
+ * The whole-flow benchmark: starts the suite ({@link FaultSuite} with
  * {@code orderflow_perf_*} databases), sets stock, places orders over the public API in a closed
  * or open loop ({@link LoadOptions}), waits (bounded) until every accepted order is COMPLETED and
  * prints throughput, latencies, each process's RSS and CPU seconds, per-order DB commits and
@@ -71,8 +71,8 @@ public final class LoadRun {
     static final Duration IDLE_WINDOW = Duration.ofSeconds(5);
     /**
      * At most this many idle windows: the warm-up's trailing work (the SMS dispatch, the report relays)
-     * can outlast the first one on a slow machine, and its rate is no idle rate (step 13: it made the
-     * commits per order negative).
+     * can outlast the first one on a slow machine, and its rate is no idle rate (subtracted, it makes
+     * the commits per order negative).
      */
     static final int MAX_IDLE_WINDOWS = 6;
     /** After completion: the sms dispatch and report relays finish; bounded. */
@@ -110,8 +110,8 @@ public final class LoadRun {
         int port = Integer.parseInt(System.getProperty("orderflow.load.mariadb.port", "3306"));
         LoadResult result;
         // No database outage is injected here: every service connects to MariaDB directly, as in
-        // production (through the fault suite's relay, inventory-service's statements each took a
-        // hop through this JVM: docs/performance.md, step 10).
+        // production (through the fault suite's relay, inventory-service's statements would each take
+        // a hop through this JVM).
         try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, options.serviceJvmOptions(), host, port,
                 false, System.out)) {
             result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
@@ -306,12 +306,12 @@ public final class LoadRun {
     /**
      * The open loop's warm-up at the measured rate ({@code --warmup-seconds}), after the closed-loop
      * warm-up and the idle windows. The measured phase follows its last order without waiting for its
-     * orders to complete, so that it starts on a suite that has run at the rate: step 26 found the first
-     * 2-13 s after an idle pause slow in every run, the consumers' C1 compilers busy with per-batch code
-     * the closed-loop warm-up's big batches had run too seldom to compile. It prints how many of its
-     * orders are not yet COMPLETED when the measured phase starts: normally the rate times the latency;
-     * step 38's R5 started seconds behind (a stall in the warm-up) on a machine with no headroom to catch
-     * up, and its figures were that backlog's, not the rate's.
+     * orders to complete, so that it starts on a suite that has run at the rate: after an idle pause
+     * the first 2-13 s are slow, the consumers' C1 compilers busy with per-batch code the closed-loop
+     * warm-up's big batches ran too seldom to compile. It prints how many of its orders are not yet
+     * COMPLETED when the measured phase starts: normally the rate times the latency; a run that starts
+     * seconds behind (a stall in the warm-up) on a machine with no headroom to catch up measures that
+     * backlog, not the rate.
      *
      * @param earlierOrders the closed-loop warm-up's orders, all COMPLETED before this one
      * @return whether there was such a warm-up

@@ -91,11 +91,11 @@ public final class MachineCeilings {
     /**
      * Steps per second of a fixed integer loop on one thread, over a table that stays in a core's
      * own cache: what one core of the machine does now, with no I/O, no lock and no other process of
-     * the suite in it. The guests report no steal (docs/performance.md, step 40), so this is what
-     * shows a slower phase of the host apart from a slower suite (step 42: every process needed a
-     * third more CPU for the same work for an hour of a session). It does not see a slowdown
-     * outside the core's own cache (step 43: 16 % more CPU per order, the figure unchanged), and it
-     * can move without the suite (step 44: 473–758 from run to run, the CPU per order unchanged).
+     * the suite in it. The guests report no steal, so this is what shows a slower phase of the host
+     * apart from a slower suite (a host can need a third more CPU for the same work for an hour). It
+     * does not see a slowdown outside the core's own cache (16 % more CPU per order has come with the
+     * figure unchanged), and it can move without the suite (473–758 from run to run on one host, the
+     * CPU per order unchanged).
      * Compare it between runs of the same command only: the JIT (C1 or C2) and the CPU model
      * change it.
      */
@@ -120,12 +120,12 @@ public final class MachineCeilings {
     /**
      * Nanoseconds per read of one thread following a random cycle through a table larger than the
      * caches, each read's address given by the read before: the memory's latency as a process of the
-     * suite sees it now. The partner of {@link #oneCoreStepsPerSecond}: step 43's slower phase (10–25 %
-     * more CPU per order in every process, the core's figure unchanged) came with 174–206 ns here
-     * against 158–172 ns while the suite ran at its best (docs/performance.md). Compare it between
-     * runs on one {@link MachineDescription} only: it does not tell CPU generations apart (step 44's
-     * Zen 3 read 150–184 ns and needed 60 % more CPU per order than step 43's Zen 4). Its table
-     * takes 64 MB of the caller's heap for the call.
+     * suite sees it now. The partner of {@link #oneCoreStepsPerSecond}: a host's slower phase (10–25 %
+     * more CPU per order in every process, the core's figure unchanged) has come with 174–206 ns here
+     * against 158–172 ns while the suite ran at its best. Compare it between runs on one
+     * {@link MachineDescription} only: it does not tell CPU generations apart (a Zen 3 read 150–184 ns
+     * and needed 60 % more CPU per order than a Zen 4). Its table takes 64 MB of the caller's heap for
+     * the call.
      */
     public static double memoryReadNanos(Duration duration) {
         int[] next = randomCycle(MEMORY_TABLE_INTS);

@@ -12,9 +12,9 @@ import java.util.Optional;
 /**
  * The machine a run ran on, for its report ({@code machine:} line): the CPU as the kernel names it,
  * with its family and model numbers and whether it has AVX-512, the cores, the shared cache, the
- * kernel and the JDK. Hosts of one name differ: the "AMD EPYC" of step 43 (docs/performance.md) had
- * AVX-512 (Zen 4's instruction set), step 44's was family 25 model 1 without it (Zen 3), and the same
- * suite needed 60 % more CPU per order on the second. Read from
+ * kernel and the JDK. Hosts of one name differ: one "AMD EPYC" has AVX-512 (Zen 4's instruction set),
+ * another is family 25 model 1 without it (Zen 3), and the same suite needs 60 % more CPU per order on
+ * the second. Read from
  * {@code /proc/cpuinfo} and sysfs: Linux only, "?" where a value is missing.
  */
 record MachineDescription(String cpuName, String family, String model, int cores, String mhz, boolean avx512,

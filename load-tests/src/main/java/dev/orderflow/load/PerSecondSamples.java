@@ -64,8 +64,8 @@ final class PerSecondSamples implements AutoCloseable {
     /**
      * Every process of the machine outside the suite, the kernel's threads among them, as one more
      * process whose "thread groups" are those processes by command name (numbers stripped): the seconds
-     * in which the machine was busy beyond the suite's processes, and what it ran then. Step 27 found
-     * 200-500 ms of such CPU in one to three seconds of each run, most of them among its slowest.
+     * in which the machine was busy beyond the suite's processes, and what it ran then: 200-500 ms of
+     * such CPU in one to three seconds of a run, most of them among its slowest, are common.
      */
     static final String OTHER_PROCESSES = "other processes";
 

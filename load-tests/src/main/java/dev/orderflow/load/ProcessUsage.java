@@ -14,7 +14,7 @@ import java.util.Locale;
  *
  * <p>The wait is why a full machine is slow even when the work fits in its cores: a thread that
  * wakes (an answer arrived, another thread handed it work) waits in the run queue until a core is
- * free (docs/performance.md, step 32: 0.4-0.7 ms a wake-up at half the maximum). It sums the
+ * free (0.4-0.7 ms a wake-up at half the maximum on two cores). It sums the
  * threads alive at the reading: a thread that exited between two readings takes its wait with it.
  *
  * @param rssKb           VmRSS in KiB
@@ -75,7 +75,7 @@ public record ProcessUsage(long rssKb, double cpuSeconds, double waitSeconds, lo
     /**
      * Whether reading a {@code /proc} entry failed because its process or thread ended after it was
      * listed: the file is gone, or the kernel answers ESRCH, which Java reports as a plain
-     * IOException "No such process" (it stopped step 33's per-second sampling after 6 s).
+     * IOException "No such process" (uncaught, it would stop the per-second sampling).
      */
     static boolean exited(IOException e) {
         return e instanceof NoSuchFileException || "No such process".equals(e.getMessage());

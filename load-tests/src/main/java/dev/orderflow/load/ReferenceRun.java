@@ -46,7 +46,7 @@ import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 
 /**
- * The Spring Boot reference of issue 10, measured beside our suite on the same day: starts the
+ * The Spring Boot reference, measured beside our suite on the same day: starts the
  * broker ({@link BrokerMain}, with the reference's topic), recreates the reference's database,
  * starts the five reference JVMs ({@code reference/spring-boot}, one jar, one Spring profile each,
  * {@code -Xmx256m} and otherwise default JVM flags), sets stock, runs the same closed loop as
@@ -74,8 +74,7 @@ public final class ReferenceRun implements AutoCloseable {
     /**
      * Queues of {@link #TOPIC}: RocketMQ's default for a topic its producer creates on the first send
      * ({@code DefaultMQProducer.defaultTopicQueueNums}), which is what a straightforward deployment of
-     * the reference gets. Ours has {@link LocalSuite#QUEUES_PER_TOPIC} (2 since step 23, an
-     * optimisation of ours); until step 31 the reference was given ours too.
+     * the reference gets. Ours has {@link LocalSuite#QUEUES_PER_TOPIC} (2, an optimisation of ours).
      */
     public static final int DEFAULT_QUEUES = 4;
     /** System property that sets another queue count for {@link #TOPIC}, e.g. ours to compare. */

@@ -41,6 +41,31 @@ class PerformanceChartTest {
     }
 
     @Test
+    void closedLoopRunsGoLeftAndOpenLoopRunsRight() {
+        BufferedImage image = PerformanceChart.draw(List.of(
+                new LoadResult("closed", 32, 0, 5000, 5000, 0, 500, 900, 1200, 1500, 1600, 40, 100, 0.3, 6, 12000,
+                        15000, 5, 0),
+                new LoadResult("open 250/s", 64, 250, 15000, 15000, 0, 250, 120, 150, 180, 250, 3, 20, 1.4, 6, 12000,
+                        15000, 5, 0)));
+
+        // the closed loop's throughput bar (first series) on the left, the open loop's p99 (third) on the right only
+        assertThat(hasColour(image, 0, PerformanceChart.WIDTH / 2, 0x1f77b4)).isTrue();
+        assertThat(hasColour(image, 0, PerformanceChart.WIDTH / 2, 0x2ca02c)).isFalse();
+        assertThat(hasColour(image, PerformanceChart.WIDTH / 2, PerformanceChart.WIDTH, 0x2ca02c)).isTrue();
+    }
+
+    private static boolean hasColour(BufferedImage image, int fromX, int toX, int rgb) {
+        for (int x = fromX; x < toX; x++) {
+            for (int y = 0; y < PerformanceChart.HEIGHT; y++) {
+                if ((image.getRGB(x, y) & 0xffffff) == rgb) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Test
     void niceAxisCeilings() {
         assertThat(PerformanceChart.niceCeiling(87)).isEqualTo(100);
         assertThat(PerformanceChart.niceCeiling(130)).isEqualTo(200);
