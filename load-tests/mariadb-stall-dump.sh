@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Dumps what MariaDB's threads wait for while its commit count stands still (docs/performance.md,
-# step 38). mariadb-watch.sh samples the sessions' statements; this one takes, only during a
+# Dumps what MariaDB's threads wait for while its commit count stands still (the stalls in
+# docs/performance.md's "Known not met"). mariadb-watch.sh samples the sessions' statements; this one takes, only during a
 # standstill, what a sample cannot show: where each thread of mariadbd waits in the kernel.
 #
 #   load-tests/mariadb-stall-dump.sh OUTDIR SECONDS [MAX_DUMPS]      e.g. start it beside LoadRun

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Watches MariaDB several times a second during a benchmark run, to catch what a stall waits for
-# (docs/performance.md, step 37): a second in which MariaDB commits nothing and the machine idles is
+# (docs/performance.md, "Known not met"): a second in which MariaDB commits nothing and the machine idles is
 # too short for SHOW GLOBAL STATUS once a second (LoadRun --per-second) to say more than "it stopped".
 #
 #   load-tests/mariadb-watch.sh OUT SECONDS [INTERVAL_MS]      e.g. start it 40 s after LoadRun
