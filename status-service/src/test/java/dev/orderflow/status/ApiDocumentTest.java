@@ -1,0 +1,24 @@
+package dev.orderflow.status;
+
+import java.net.URL;
+
+import org.junit.jupiter.api.Test;
+
+import dev.orderflow.rest.fuzz.ApiDocuments;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** {@code docs/api/status-service.yaml} is the OpenAPI document this service serves (see {@link ApiDocuments}). */
+@QuarkusTest
+@WithTestResource(StatusTopics.class)
+class ApiDocumentTest {
+
+    @TestHTTPResource("/q/openapi")
+    URL openApi;
+
+    @Test
+    void docsApiHoldsTheServedDocument() {
+        ApiDocuments.assertCurrent(openApi, "status-service");
+    }
+}
