@@ -5,6 +5,7 @@ import static dev.orderflow.status.console.ConsoleClient.OPERATOR;
 import static dev.orderflow.status.console.ConsoleClient.VIEWER;
 import static dev.orderflow.status.console.ConsoleClient.as;
 import static dev.orderflow.status.console.ConsoleClient.awaitEntry;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -107,9 +108,20 @@ class DashboardBrowserTest {
             assertThat(row.findElement(By.cssSelector("td[data-consumer='inventory']")).getAttribute("class"))
                     .contains("state-DEAD_LETTERED");
         });
-        // No lag sampler in this service yet (GET /lag answers 404): the page says so instead of failing.
-        await().atMost(UI).until(() -> browser.findElement(By.id("lag-message")).getText().contains("lag not available")
-                || !browser.findElements(By.id("lag-svg")).isEmpty());
+        // The lag chart: one line and one legend entry per group GET /lag measures (sampled every second in tests).
+        List<String> groups = await().atMost(UI).until(() -> given().get("/lag").then().extract(), r -> r.statusCode() == 200)
+                .jsonPath().getList("groups.group", String.class);
+        assertThat(groups).contains(OrderMessaging.INVENTORY_GROUP, OrderMessaging.SMS_GROUP, OrderMessaging.POINTS_GROUP);
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            WebElement chart = browser.findElement(By.id("lag-svg"));
+            for (String group : groups) {
+                assertThat(chart.findElements(By.cssSelector("polyline[data-group='" + group + "']"))).as("line of %s", group)
+                        .hasSize(1);
+                assertThat(chart.findElements(By.tagName("text"))).as("legend of %s", group)
+                        .anyMatch(text -> text.getText().startsWith(group + ": behind "));
+            }
+            assertThat(browser.findElement(By.id("lag-message")).getText()).doesNotContain("not available");
+        });
 
         logIn(OPERATOR);
         // The DLQ table loads after the login answer: wait for its link into the console.
