@@ -16,7 +16,7 @@ set -euo pipefail
 java="${JAVA:-java}"
 for service in order-service inventory-service sms-service points-service status-service; do
   app="$PWD/$service/target/quarkus-app"
-  [[ -f "$app/app.aotconf" ]] || { echo "$service: no $app/app.aotconf; run the training (step 1) first" >&2; exit 1; }
+  [[ -f "$app/app.aotconf" ]] || { echo "$service: no $app/app.aotconf; run the training run first" >&2; exit 1; }
   rm -f "$app/app.aot"
   # AOTMode=create reads the configuration and writes the cache without running the application.
   "$java" -Xmx64m -XX:+UseSerialGC -XX:AOTMode=create -XX:AOTConfiguration="$app/app.aotconf" \

@@ -16,7 +16,7 @@
 #                      worker threads (iou-wrk) the kernel runs for it. When InnoDB counts writes
 #                      pending while both rings stand at the same position (everything submitted
 #                      was completed and taken) and no device has a request in flight, the kernel
-#                      holds none of them: the wait is inside mariadbd (step 39);
+#                      holds none of them: the wait is inside mariadbd;
 #   OUTDIR/N.threads   (the first 3 polls of a standstill) each thread of mariadbd: TID, state, kernel
 #                      wait channel, the system call with its arguments (a futex's address names the
 #                      lock word a thread waits on) and its kernel stack (/proc: needs root and
@@ -33,11 +33,11 @@
 #                      tick of its maintenance timer (which adds a worker when queued tasks make no
 #                      progress: 400 ms apart, or 4 s once the pool has looked idle for a minute),
 #                      each worker it adds and each switch of the timer (state 0 = the 4 s period,
-#                      1 = 400 ms), with a marker at each standstill's start and end (step 40).
+#                      1 = 400 ms), with a marker at each standstill's start and end.
 #                      Needs root, tracefs at /sys/kernel/tracing with uprobe events, nm and readelf;
 #                      a few events a second, no measurable cost. At the end it also prints one line
 #                      from it: the ticks, the share of the time they came 4 s apart, and when the
-#                      pool added a worker (step 41 compares runs by these).
+#                      pool added a worker (runs are compared by these).
 # A thread dump reads /proc from one awk process, not a process per thread: it still costs some CPU,
 # so only the first polls of a standstill take one. Connects as root without a password to DB_HOST
 # (127.0.0.1) and DB_PORT (3306), the variables the services read.
@@ -152,7 +152,7 @@ stop_tpool_trace() {
 }
 
 # One line from the trace: the timer's ticks, the share of the time they came 4 s apart, and the
-# workers the pool added, in seconds after the trace's start (step 41 compares runs by these).
+# workers the pool added, in seconds after the trace's start (runs are compared by these).
 tpool_summary() {
   awk '/trace starts/ { start = $4 + 0 }
     / maintenance:/ { if (last) { gap = $4 - last; if (gap > 3.5) slow += gap; else fast += gap } last = $4 + 0; ticks++ }

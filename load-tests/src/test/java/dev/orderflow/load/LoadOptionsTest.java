@@ -16,7 +16,7 @@ class LoadOptionsTest {
         assertThat(options.plannedOrders()).isEqualTo(5000);
         assertThat(options.clients()).isEqualTo(32);
         assertThat(options.label()).isEqualTo("closed n=5000 c=32");
-        assertThat(options.jit()).as("C1 only by default since step 9").isEqualTo("c1");
+        assertThat(options.jit()).as("C1 only by default, as the local launcher runs the services").isEqualTo("c1");
         assertThat(options.warmupOrders()).isZero();
         assertThat(options.skuNames()).hasSize(50).startsWith("LOAD-SKU-01").endsWith("LOAD-SKU-50");
     }

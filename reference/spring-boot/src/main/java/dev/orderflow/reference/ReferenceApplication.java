@@ -4,7 +4,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * The Spring Boot reference of issue 10: one application, five roles. Start it with
+ * The Spring Boot reference the benchmark compares against: one application, five roles. Start it with
  * {@code --spring.profiles.active=order|inventory|sms|points|status}; each profile turns on only
  * its own controllers and listeners. All roles share one MariaDB database.
  */
