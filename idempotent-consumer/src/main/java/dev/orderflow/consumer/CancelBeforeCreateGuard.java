@@ -18,8 +18,8 @@ import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.sql.BatchSql;
 
 /**
- * Makes create and cancel of one order take effect in that order in a consumer group, although
- * transactional messages land on any queue and a cancel may be consumed before its create.
+ * Makes create and cancel (or fail) of one order take effect in that order in a consumer group,
+ * although transactional messages land on any queue and a cancel may be consumed before its create.
  *
  * <p>The choice (a per-group tombstone): a cancel whose create this group has not consumed applies
  * nothing, leaves a tombstone ({@code CANCELLED_BEFORE_CREATE}) and is consumed as DONE (the order
@@ -48,6 +48,11 @@ import dev.orderflow.sql.BatchSql;
  * their datasource at {@code READ COMMITTED}
  * ({@code quarkus.datasource.jdbc.transaction-isolation-level=read-committed}).
  *
+ * <p>The fail event (an order that failed for a business reason) follows the same rule: its
+ * compensation runs once, whichever of create and fail comes first; a fail before the create
+ * leaves the tombstone {@code FAILED_BEFORE_CREATE}, and the late create is REJECTED
+ * {@value #FAILED_BEFORE_CREATE}, so the create never takes effect after its compensation.
+ *
  * <p>Tombstones must outlive the longest delay between a cancel and its create (the retry window);
  * they are purged with consume_record ({@link ConsumeRecordPurger}).
  */
@@ -57,6 +62,9 @@ public class CancelBeforeCreateGuard {
     /** Reason of the REJECTED outcome of a create consumed after its cancel. */
     public static final String CANCELLED_BEFORE_CREATE = "cancelled before create";
 
+    /** Reason of the REJECTED outcome of a create consumed after its order's fail event. */
+    public static final String FAILED_BEFORE_CREATE = "failed before create";
+
     /** What the group has consumed for an order. */
     enum State {
         /** The create was consumed (applied or rejected); a cancel reverses what it did. */
@@ -64,7 +72,11 @@ public class CancelBeforeCreateGuard {
         /** A cancel came first: the tombstone. A create after it applies nothing. */
         CANCELLED_BEFORE_CREATE,
         /** Create, then cancel were consumed. */
-        CANCELLED
+        CANCELLED,
+        /** The order's fail event came first: its compensation ran on nothing, and a create after it applies nothing. */
+        FAILED_BEFORE_CREATE,
+        /** Create, then fail were consumed. */
+        FAILED
     }
 
     /** The state column of a row created by a lock, before the group consumed anything of the order. */
@@ -90,7 +102,8 @@ public class CancelBeforeCreateGuard {
      * Must run inside the pipeline's transaction (from a {@link MessageHandler}).
      *
      * @return the effect's outcome; DONE for a cancel before its create (tombstone written);
-     *         REJECTED {@value #CANCELLED_BEFORE_CREATE} for a create after its cancel
+     *         REJECTED {@value #CANCELLED_BEFORE_CREATE} for a create after its cancel, REJECTED
+     *         {@value #FAILED_BEFORE_CREATE} for a create after its fail
      */
     public Outcome apply(OrderEvent event, ConsumeContext context, Effect effect) throws Exception {
         LockedRows<String, Progress> progress = progress(context.consumerGroup());
@@ -104,20 +117,43 @@ public class CancelBeforeCreateGuard {
             if (row.state == State.CANCELLED_BEFORE_CREATE) {
                 return Outcome.rejected(CANCELLED_BEFORE_CREATE);
             }
+            if (row.state == State.FAILED_BEFORE_CREATE) {
+                return Outcome.rejected(FAILED_BEFORE_CREATE);
+            }
             Outcome outcome = effect.apply();
             save(progress, row, State.CREATED);
             return outcome;
+        }
+        if (event.eventType() == OrderEventType.FAIL) {
+            return compensate(progress, row, effect);
         }
         if (row.state == null) {
             save(progress, row, State.CANCELLED_BEFORE_CREATE);
             return Outcome.done();
         }
         if (row.state != State.CREATED) {
-            // A second, different cancel key for the same order cannot come from order-service; nothing left to reverse.
+            // A second cancel, or a cancel after the order failed, cannot come from order-service; nothing left to reverse.
             return Outcome.done();
         }
         Outcome outcome = effect.apply();
         save(progress, row, State.CANCELLED);
+        return outcome;
+    }
+
+    /**
+     * A fail event: the compensation undoes what the create did, so it runs whether or not the
+     * create came first (undoing nothing is a no-op, and a text about the failure is due either
+     * way); a fail before the create leaves a tombstone, so the late create applies nothing.
+     * Order-service fails only an order it did not cancel, so after a cancel there is nothing left to do.
+     */
+    private static Outcome compensate(LockedRows<String, Progress> progress, Progress row, Effect effect)
+            throws Exception {
+        if (row.state == State.CANCELLED || row.state == State.CANCELLED_BEFORE_CREATE || row.state == State.FAILED
+                || row.state == State.FAILED_BEFORE_CREATE) {
+            return Outcome.done();
+        }
+        Outcome outcome = effect.apply();
+        save(progress, row, row.state == null ? State.FAILED_BEFORE_CREATE : State.FAILED);
         return outcome;
     }
 

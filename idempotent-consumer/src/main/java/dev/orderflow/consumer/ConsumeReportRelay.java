@@ -115,9 +115,8 @@ public class ConsumeReportRelay {
                     + config.deleteDelay() + ") must be at least PT0S and shorter than sweep-interval ("
                     + config.sweepInterval() + "): other instances' sweeps send the rows older than that again");
         }
-        if (config.consumer().isEmpty() || !config.relayEnabled()) {
-            LOG.debugf("Consume report relay not started (reporting consumer %s, relay enabled %s)",
-                    config.consumer().orElse("unset"), config.relayEnabled());
+        if (!config.relayEnabled()) {
+            LOG.debugf("Consume report relay not started (relay-enabled=false)");
             return;
         }
         running = true;
@@ -125,8 +124,8 @@ public class ConsumeReportRelay {
         thread.setDaemon(true);
         worker = thread;
         thread.start();
-        LOG.infof("Consume report relay started: reports of consumer %s go out through channel %s",
-                config.consumer().get(), CHANNEL);
+        LOG.infof("Consume report relay started: the outbox (reports of consumer %s) goes out through channel %s",
+                config.consumer().orElse("none"), CHANNEL);
     }
 
     /**

@@ -126,6 +126,16 @@ public class ConsumeReporter {
     }
 
     /**
+     * Puts messages of the application's own into the outbox, in the current transaction: the relay
+     * sends each one (body as is, KEYS {@code reportKey}, tag {@code consumer}) through channel
+     * {@code consume-reports} after the commit, at least once, like the reports. The status service
+     * publishes order outcomes this way.
+     */
+    public void enqueue(List<PendingReport> rows) {
+        writeAll(rows);
+    }
+
+    /**
      * Inserts the rows into the outbox in one statement, in the current transaction, and hands them
      * to the relay after it commits.
      */

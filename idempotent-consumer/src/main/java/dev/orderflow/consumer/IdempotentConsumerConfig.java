@@ -34,15 +34,17 @@ public interface IdempotentConsumerConfig {
         /**
          * This service's short consumer name ({@code inventory}, {@code sms}, {@code points}): the
          * report's {@code consumer} field and tag. When set, every consumed message produces a
-         * report (DONE, REJECTED, or DEAD_LETTERED for a permanent failure) and the relay runs;
-         * when unset (a service that only reads, like the status service), nothing is reported.
+         * report (DONE, REJECTED, or DEAD_LETTERED for a permanent failure); when unset (the status
+         * service), nothing is reported, and the outbox holds only what the application puts there
+         * ({@link ConsumeReporter#enqueue}).
          */
         Optional<String> consumer();
 
         /**
-         * Whether this instance runs the relay that sends the outbox to {@code order_result_topic}.
-         * Reports are written either way; an instance that does not relay leaves its rows to one
-         * that does (every relay sweeps the whole outbox, rows are locked with SKIP LOCKED).
+         * Whether this instance runs the relay that sends the outbox through channel
+         * {@code consume-reports} (to {@code order_result_topic} unless the service points the channel
+         * elsewhere). Rows are written either way; an instance that does not relay leaves its rows to
+         * one that does (every relay sweeps the whole outbox, rows are locked with SKIP LOCKED).
          */
         @WithDefault("true")
         boolean relayEnabled();

@@ -7,8 +7,9 @@ import java.time.Instant;
 import dev.orderflow.sql.BatchSql;
 
 /**
- * A result report waiting in the outbox ({@code consume_report}, from
- * {@code V1_0_1__consume_report.sql}) to be sent by {@link ConsumeReportRelay}.
+ * A message waiting in the outbox ({@code consume_report}, from {@code V1_0_1__consume_report.sql})
+ * to be sent by {@link ConsumeReportRelay}: a consumer's result report, or a message the
+ * application put there ({@link ConsumeReporter#enqueue}: the fields then name its KEYS, tag and kind).
  */
 public class PendingReport {
 
@@ -21,16 +22,16 @@ public class PendingReport {
     /** The consumed message's business key. */
     public String messageKey;
 
-    /** KEYS of the report message: {@code <orderId>:<eventType>:<consumer>}. */
+    /** KEYS of the message: for a report {@code <orderId>:<eventType>:<consumer>}. */
     public String reportKey;
 
-    /** The consumer's short name: tag of the report message. */
+    /** Tag of the message: for a report the consumer's short name (at most 32 characters). */
     public String consumer;
 
-    /** DONE, REJECTED or DEAD_LETTERED (for the operator; the body carries it too). */
+    /** For the operator (the body carries it too): a report's DONE, REJECTED or DEAD_LETTERED (at most 16 characters). */
     public String outcome;
 
-    /** The ConsumerReport JSON, sent as is. */
+    /** The message body (a report's ConsumerReport JSON), sent as is; at most 4000 characters. */
     public String body;
 
     public Instant createdAt;

@@ -11,11 +11,14 @@ import org.apache.rocketmq.common.message.Message;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.order.events.OrderOutcome;
+import dev.orderflow.order.events.OrderOutcomeJson;
 
 /**
  * Injects messages into {@code order_topic} of the application's broker the way order-service
- * does (tag = event type, KEYS = business key), or raw bodies for poison messages. Plain sync
- * sends: a test knows the message is stored when a send returns.
+ * does (tag = event type, KEYS = business key), or raw bodies for poison messages; and order
+ * outcomes into {@code order_outcome_topic} the way status-service does. Plain sync sends: a test
+ * knows the message is stored when a send returns.
  */
 public final class OrderTopicSender {
 
@@ -29,9 +32,19 @@ public final class OrderTopicSender {
         return sendRaw(OrderEventJson.toJson(event), event.tag(), event.messageKey());
     }
 
-    /** Sends any body with the given tag and KEYS (null for none). */
+    /** Sends {@code outcome} to {@code order_outcome_topic} as status-service would; returns the broker's message id. */
+    public static String send(OrderOutcome outcome) {
+        return sendRaw(OrderOutcome.TOPIC, OrderOutcomeJson.toJson(outcome), outcome.tag(), outcome.messageKey());
+    }
+
+    /** Sends any body to order_topic with the given tag and KEYS (null for none). */
     public static String sendRaw(String body, String tag, String keys) {
-        Message message = new Message(OrderMessaging.TOPIC, tag, body.getBytes(StandardCharsets.UTF_8));
+        return sendRaw(OrderMessaging.TOPIC, body, tag, keys);
+    }
+
+    /** Sends any body to {@code topic} with the given tag and KEYS (null for none). */
+    public static String sendRaw(String topic, String body, String tag, String keys) {
+        Message message = new Message(topic, tag, body.getBytes(StandardCharsets.UTF_8));
         if (keys != null) {
             message.setKeys(keys);
         }
@@ -43,9 +56,9 @@ public final class OrderTopicSender {
             return result.getMsgId();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while sending to " + OrderMessaging.TOPIC, e);
+            throw new IllegalStateException("Interrupted while sending to " + topic, e);
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot send to " + OrderMessaging.TOPIC, e);
+            throw new IllegalStateException("Cannot send to " + topic, e);
         }
     }
 

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
 
 /**
@@ -54,7 +55,7 @@ public final class LocalSuite implements AutoCloseable {
      * which does not exist yet sees it only at its next name-server poll, 30 s later. The
      * dead-letter queues are those the status service reads.
      */
-    public static final List<String> TOPICS = List.of(OrderMessaging.TOPIC, ConsumerReports.TOPIC,
+    public static final List<String> TOPICS = List.of(OrderMessaging.TOPIC, ConsumerReports.TOPIC, OrderOutcome.TOPIC,
             OrderMessaging.deadLetterQueueOf(OrderMessaging.INVENTORY_GROUP),
             OrderMessaging.deadLetterQueueOf(OrderMessaging.SMS_GROUP),
             OrderMessaging.deadLetterQueueOf(OrderMessaging.POINTS_GROUP));
@@ -233,6 +234,10 @@ public final class LocalSuite implements AutoCloseable {
             // Responses link to the status service (statusUrl): the one of this suite, on its port.
             suite.stream().filter(s -> s.name().equals("status-service")).findFirst()
                     .ifPresent(status -> properties.put("order-service.status-base-url", status.url()));
+        }
+        if (spec.name().equals("sms-service")) {
+            // A local suite texts nobody: the gateway that only logs, chosen here (production requires one).
+            properties.put("sms-service.gateway.kind", "logging");
         }
         return properties;
     }

@@ -23,7 +23,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *
  * @param schemaVersion {@link #CURRENT_SCHEMA_VERSION} when produced; same evolution rules as {@link OrderEvent}
  * @param orderId       the order
- * @param eventType     which of its events was consumed (create or cancel)
+ * @param eventType     which of its events was consumed (create, cancel or fail)
  * @param consumer      the consumer's short name ({@link ConsumerReports#INVENTORY}, ...)
  * @param outcome       DONE, REJECTED or DEAD_LETTERED
  * @param failureClass  null, or for DEAD_LETTERED: format, business or system

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * <p>Rules: {@code schemaVersion} an integer 1..{@link ConsumerReport#CURRENT_SCHEMA_VERSION};
  * {@code orderId}, {@code consumer} non-blank strings usable in a key (no ':' or spaces; consumer
- * lower-case {@code [a-z][a-z0-9-]*}); {@code eventType} create or cancel; {@code outcome} DONE,
+ * lower-case {@code [a-z][a-z0-9-]*}); {@code eventType} create, cancel or fail; {@code outcome} DONE,
  * REJECTED or DEAD_LETTERED; {@code failureClass} and {@code reason} null or strings, consistent
  * with the outcome (see {@link ConsumerReport}); {@code occurredAt} an ISO-8601 instant. Unknown
  * fields are ignored.
@@ -50,7 +50,7 @@ public final class ConsumerReportParser {
         String eventTypeText = requiredText(root, "eventType");
         OrderEventType eventType = OrderEventType.fromTag(eventTypeText);
         if (eventType == null) {
-            throw new InvalidConsumerReportException("eventType", "must be create or cancel, was '" + eventTypeText + "'");
+            throw new InvalidConsumerReportException("eventType", "must be create, cancel or fail, was '" + eventTypeText + "'");
         }
         String consumer = requiredText(root, "consumer");
         if (!ConsumerReports.isValidConsumerName(consumer)) {

@@ -14,9 +14,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * as an {@link InvalidOrderEventException} naming the field. Consumers classify that exception as
  * a permanent {@code format} failure.
  *
- * <p>Rules: all fields of {@link OrderEvent} are required; strings non-blank; {@code schemaVersion}
- * an integer from 1 to {@link OrderEvent#CURRENT_SCHEMA_VERSION}; {@code eventType} {@code create}
- * or {@code cancel}; at least one item; {@code quantity} an integer ≥ 1; money
+ * <p>Rules: all fields of {@link OrderEvent} are required (the {@code failure} on fail events
+ * only); strings non-blank; {@code schemaVersion} an integer from 1 to
+ * {@link OrderEvent#CURRENT_SCHEMA_VERSION}; {@code eventType} {@code create}, {@code cancel} or
+ * {@code fail}; a failure's consumer a consumer name and its class format, business or system; at
+ * least one item; {@code quantity} an integer ≥ 1; money
  * ({@code unitPrice}, {@code amount}) a JSON string holding a decimal ≥ 0 with at most two
  * decimals; {@code amount} equal to the sum of the line totals; {@code occurredAt} an ISO-8601
  * instant. Unknown fields are ignored so that fields can be added without a version bump.
@@ -52,7 +54,7 @@ public final class OrderEventParser {
         String eventTypeText = requiredText(root, "eventType", "eventType");
         OrderEventType eventType = OrderEventType.fromTag(eventTypeText);
         if (eventType == null) {
-            throw new InvalidOrderEventException("eventType", "must be create or cancel, was '" + eventTypeText + "'");
+            throw new InvalidOrderEventException("eventType", "must be create, cancel or fail, was '" + eventTypeText + "'");
         }
         String orderId = requiredText(root, "orderId", "orderId");
         if (orderId.indexOf(':') >= 0 || orderId.indexOf(' ') >= 0) {
@@ -68,7 +70,26 @@ public final class OrderEventParser {
         if (expected.compareTo(amount) != 0) {
             throw new InvalidOrderEventException("amount", "is " + amount + " but the items add up to " + expected);
         }
-        return new OrderEvent(schemaVersion, eventType, orderId, customerId, phone, items, amount, occurredAt);
+        OrderFailure failure = eventType == OrderEventType.FAIL ? failure(root) : null;
+        return new OrderEvent(schemaVersion, eventType, orderId, customerId, phone, items, amount, occurredAt, failure);
+    }
+
+    /** The {@code failure} object of a fail event; any other event's is ignored like an unknown field. */
+    static OrderFailure failure(JsonNode root) {
+        JsonNode failure = required(root, "failure", "failure");
+        if (!failure.isObject()) {
+            throw new InvalidOrderEventException("failure", "must be an object");
+        }
+        String consumer = requiredText(failure, "consumer", "failure.consumer");
+        if (!ConsumerReports.isValidConsumerName(consumer)) {
+            throw new InvalidOrderEventException("failure.consumer", "is not a consumer name: '" + consumer + "'");
+        }
+        String failureClass = requiredText(failure, "failureClass", "failure.failureClass");
+        if (!OrderFailure.CLASSES.contains(failureClass)) {
+            throw new InvalidOrderEventException("failure.failureClass", "must be one of " + OrderFailure.CLASSES
+                    + ", was '" + failureClass + "'");
+        }
+        return new OrderFailure(consumer, failureClass, requiredText(failure, "reason", "failure.reason"));
     }
 
     private static List<OrderItem> items(JsonNode root) {
@@ -97,7 +118,7 @@ public final class OrderEventParser {
         return result;
     }
 
-    private static JsonNode required(JsonNode parent, String name, String path) {
+    static JsonNode required(JsonNode parent, String name, String path) {
         JsonNode node = parent.get(name);
         if (node == null || node.isNull()) {
             throw new InvalidOrderEventException(path, "is missing");
@@ -105,7 +126,7 @@ public final class OrderEventParser {
         return node;
     }
 
-    private static String requiredText(JsonNode parent, String name, String path) {
+    static String requiredText(JsonNode parent, String name, String path) {
         JsonNode node = required(parent, name, path);
         if (!node.isTextual()) {
             throw new InvalidOrderEventException(path, "must be a string");
@@ -142,7 +163,7 @@ public final class OrderEventParser {
         return Money.scale2(value);
     }
 
-    private static Instant requiredInstant(JsonNode parent, String name, String path) {
+    static Instant requiredInstant(JsonNode parent, String name, String path) {
         String text = requiredText(parent, name, path);
         try {
             return Instant.parse(text);

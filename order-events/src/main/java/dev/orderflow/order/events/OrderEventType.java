@@ -5,7 +5,13 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** What happened to the order. The JSON value is also the message tag. */
 public enum OrderEventType {
     CREATE("create"),
-    CANCEL("cancel");
+    CANCEL("cancel"),
+    /**
+     * The order failed for a business reason (a required consumer rejected its create, or an
+     * operator abandoned it): every consumer undoes what the create did, once, and never before
+     * the create. The event carries the {@link OrderFailure}.
+     */
+    FAIL("fail");
 
     private final String tag;
 

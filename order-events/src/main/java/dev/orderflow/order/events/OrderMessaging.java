@@ -12,8 +12,10 @@ public final class OrderMessaging {
     public static final String TAG_CREATE = OrderEventType.CREATE.tag();
     /** Tag of {@link OrderEventType#CANCEL} messages. */
     public static final String TAG_CANCEL = OrderEventType.CANCEL.tag();
-    /** Subscription expression matching both tags. */
-    public static final String TAGS_ALL = TAG_CREATE + " || " + TAG_CANCEL;
+    /** Tag of {@link OrderEventType#FAIL} messages. */
+    public static final String TAG_FAIL = OrderEventType.FAIL.tag();
+    /** Subscription expression matching every tag. */
+    public static final String TAGS_ALL = TAG_CREATE + " || " + TAG_CANCEL + " || " + TAG_FAIL;
 
     public static final String INVENTORY_GROUP = "inventory_group";
     public static final String SMS_GROUP = "sms_group";

@@ -53,7 +53,7 @@ class ConsumerReportParserTest {
             "\"schemaVersion\":1|\"schemaVersion\":2|schemaVersion|unsupported",
             "\"orderId\":\"O-1\"|\"orderId\":\"O:1\"|orderId|contain",
             "\"orderId\":\"O-1\"|\"orderId\":\" \"|orderId|blank",
-            "\"eventType\":\"create\"|\"eventType\":\"refund\"|eventType|create or cancel",
+            "\"eventType\":\"create\"|\"eventType\":\"refund\"|eventType|create, cancel or fail",
             "\"consumer\":\"inventory\"|\"consumer\":\"Inventory\"|consumer|lower-case",
             "\"consumer\":\"inventory\",||consumer|missing",
             "\"outcome\":\"DEAD_LETTERED\"|\"outcome\":\"done\"|outcome|DONE, REJECTED",

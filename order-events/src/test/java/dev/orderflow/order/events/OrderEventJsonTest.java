@@ -14,9 +14,12 @@ class OrderEventJsonTest {
     private static final Instant AT = Instant.parse("2025-03-01T10:15:30.123Z");
 
     private static OrderEvent sample(OrderEventType type) {
-        return OrderEvent.of(type, "01JNQ3ZK6M1V9Q0F4X8T2B7C5D", "C-1", "+819012345678",
-                List.of(new OrderItem("SKU-1", 2, new BigDecimal("12.5")), new OrderItem("SKU-2", 1, new BigDecimal("0.99"))),
-                AT);
+        List<OrderItem> items = List.of(new OrderItem("SKU-1", 2, new BigDecimal("12.5")),
+                new OrderItem("SKU-2", 1, new BigDecimal("0.99")));
+        return type == OrderEventType.FAIL
+                ? OrderEvent.failed("01JNQ3ZK6M1V9Q0F4X8T2B7C5D", "C-1", "+819012345678", items,
+                        new OrderFailure("inventory", "business", "insufficient stock"), AT)
+                : OrderEvent.of(type, "01JNQ3ZK6M1V9Q0F4X8T2B7C5D", "C-1", "+819012345678", items, AT);
     }
 
     @Test

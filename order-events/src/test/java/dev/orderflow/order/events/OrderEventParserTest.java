@@ -35,7 +35,7 @@ class OrderEventParserTest {
             "\"schemaVersion\":1,||schemaVersion|missing",
             "\"schemaVersion\":1|\"schemaVersion\":2|schemaVersion|unsupported",
             "\"schemaVersion\":1|\"schemaVersion\":\"1\"|schemaVersion|integer",
-            "\"eventType\":\"create\"|\"eventType\":\"refund\"|eventType|create or cancel",
+            "\"eventType\":\"create\"|\"eventType\":\"refund\"|eventType|create, cancel or fail",
             "\"orderId\":\"O-1\",||orderId|missing",
             "\"orderId\":\"O-1\"|\"orderId\":\"  \"|orderId|blank",
             "\"orderId\":\"O-1\"|\"orderId\":\"O:1\"|orderId|contain",

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.orderflow.order.events.OrderFailure;
+
 /** An order (a row of {@code orders}) and its lines; read and written by {@link OrderRows}. */
 public class Order {
 
@@ -34,6 +36,12 @@ public class Order {
 
     /** Incremented by every update of the row. */
     public int version;
+
+    /** When the order reached COMPLETED, FAILED or CANCELLED (every reversal done); null until then. */
+    public Instant outcomeAt;
+
+    /** Why a FAILED order failed; null otherwise. */
+    public OrderFailure failure;
 
     /** In line order. */
     public List<OrderLine> items = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.orderflow.order.domain;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.sql.BatchSql;
 
 /**
@@ -21,8 +23,12 @@ public final class OrderRows {
 
     private static final List<String> ORDER_COLUMNS = List.of("id", "customer_id", "phone", "amount", "status",
             "idempotency_key", "request_hash", "created_at", "updated_at", "version");
+    /** Written by the outcome updates, read with the rest. */
+    private static final List<String> OUTCOME_COLUMNS = List.of("outcome_at", "failure_consumer", "failure_class",
+            "failure_reason");
     private static final List<String> LINE_COLUMNS = List.of("order_id", "line_no", "sku", "quantity", "unit_price");
-    private static final String SELECT_ORDERS = "select " + String.join(", ", ORDER_COLUMNS) + " from orders";
+    private static final String SELECT_ORDERS = "select " + String.join(", ", ORDER_COLUMNS) + ", "
+            + String.join(", ", OUTCOME_COLUMNS) + " from orders";
 
     private OrderRows() {
     }
@@ -73,13 +79,52 @@ public final class OrderRows {
                 row -> row.getLong(1)).get(0);
     }
 
-    /** Writes the order's status and update time, and counts the change in {@code version}. */
+    /** Writes the order's status, outcome time and update time, and counts the change in {@code version}. */
     public static void updateStatus(Connection connection, Order order) throws SQLException {
-        int updated = BatchSql.update(connection, "update orders set status = ?, updated_at = ?, version = version + 1"
-                + " where id = ?", List.of(order.status, order.updatedAt, order.id));
+        int updated = BatchSql.update(connection, "update orders set status = ?, outcome_at = ?, updated_at = ?,"
+                + " version = version + 1 where id = ?", Arrays.asList(order.status, order.outcomeAt, order.updatedAt,
+                        order.id));
         if (updated != 1) {
             throw new IllegalStateException("order " + order.id + ": " + updated + " rows updated");
         }
+        order.version++;
+    }
+
+    /**
+     * Records that the order COMPLETED at {@code reachedAt}, if it is still CREATED (a duplicate
+     * outcome, or one for an order cancelled meanwhile, changes nothing).
+     *
+     * @return whether the row changed
+     */
+    public static boolean recordCompleted(Connection connection, String id, Instant reachedAt, Instant now)
+            throws SQLException {
+        return BatchSql.update(connection, "update orders set status = ?, outcome_at = ?, updated_at = ?,"
+                + " version = version + 1 where id = ? and status = ?",
+                List.of(OrderStatus.COMPLETED, reachedAt, now, id, OrderStatus.CREATED)) == 1;
+    }
+
+    /**
+     * Records when a CANCELLED order's reversals were all done, once.
+     *
+     * @return whether the row changed
+     */
+    public static boolean recordCancelDone(Connection connection, String id, Instant reachedAt, Instant now)
+            throws SQLException {
+        return BatchSql.update(connection, "update orders set outcome_at = ?, updated_at = ?, version = version + 1"
+                + " where id = ? and status = ? and outcome_at is null",
+                List.of(reachedAt, now, id, OrderStatus.CANCELLED)) == 1;
+    }
+
+    /** Writes FAILED with when and why, on the row the caller locked ({@link #findForUpdate}). */
+    public static void updateFailed(Connection connection, Order order) throws SQLException {
+        int updated = BatchSql.update(connection, "update orders set status = ?, outcome_at = ?, failure_consumer = ?,"
+                + " failure_class = ?, failure_reason = ?, updated_at = ?, version = version + 1 where id = ?",
+                Arrays.asList(OrderStatus.FAILED, order.outcomeAt, order.failure.consumer(), order.failure.failureClass(),
+                        order.failure.reason(), order.updatedAt, order.id));
+        if (updated != 1) {
+            throw new IllegalStateException("order " + order.id + ": " + updated + " rows updated");
+        }
+        order.status = OrderStatus.FAILED;
         order.version++;
     }
 
@@ -118,6 +163,10 @@ public final class OrderRows {
         order.createdAt = BatchSql.instant(row, "created_at");
         order.updatedAt = BatchSql.instant(row, "updated_at");
         order.version = row.getInt("version");
+        order.outcomeAt = BatchSql.instant(row, "outcome_at");
+        String failureConsumer = row.getString("failure_consumer");
+        order.failure = failureConsumer == null ? null
+                : new OrderFailure(failureConsumer, row.getString("failure_class"), row.getString("failure_reason"));
         return order;
     }
 

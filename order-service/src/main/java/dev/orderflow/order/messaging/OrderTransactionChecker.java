@@ -29,6 +29,7 @@ import io.smallrye.common.annotation.Identifier;
  * <ul>
  * <li>{@code create}: the order row exists → COMMIT.</li>
  * <li>{@code cancel}: the order is CANCELLED → COMMIT.</li>
+ * <li>{@code fail}: the order is FAILED → COMMIT.</li>
  * <li>otherwise, half message older than {@code order-service.messaging.rollback-unconfirmed-after}
  * → ROLLBACK (its local transaction can no longer commit); younger → UNKNOWN (it may still be
  * running; the broker asks again).</li>
@@ -64,6 +65,7 @@ public class OrderTransactionChecker implements RocketMQTransactionChecker {
                 committed = switch (key.eventType()) {
                     case CREATE -> status.isPresent();
                     case CANCEL -> status.filter(OrderStatus.CANCELLED::equals).isPresent();
+                    case FAIL -> status.filter(OrderStatus.FAILED::equals).isPresent();
                 };
             } catch (SQLException | RuntimeException e) {
                 LOG.warnf(e, "Check-back for %s answered UNKNOWN: the database could not be read", check.key());

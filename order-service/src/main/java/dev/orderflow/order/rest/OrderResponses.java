@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.order.service.OrderView;
 
@@ -24,14 +26,27 @@ public final class OrderResponses {
         }
     }
 
-    /** An order, as returned by {@code GET /orders/{orderId}}, the cancel call and the list. */
+    /**
+     * An order, as returned by {@code GET /orders/{orderId}}, the cancel call and the list.
+     * {@code outcomeAt}: when the order reached COMPLETED, FAILED or CANCELLED (every reversal
+     * done), null until then; {@code failure}: why a FAILED order failed, else null.
+     */
     public record OrderBody(String orderId, String customerId, String phone, String status,
             @JsonFormat(shape = JsonFormat.Shape.STRING) BigDecimal amount, List<Line> items, Instant createdAt,
-            Instant updatedAt, String statusUrl) {
+            Instant updatedAt, Instant outcomeAt, Failure failure, String statusUrl) {
 
         static OrderBody of(OrderView order, String statusUrl) {
             return new OrderBody(order.id(), order.customerId(), order.phone(), order.status().name(), order.amount(),
-                    order.items().stream().map(Line::of).toList(), order.createdAt(), order.updatedAt(), statusUrl);
+                    order.items().stream().map(Line::of).toList(), order.createdAt(), order.updatedAt(),
+                    order.outcomeAt(), order.failure() == null ? null : Failure.of(order.failure()), statusUrl);
+        }
+    }
+
+    /** Why an order failed: the consumer that refused it, the class ({@code business}, ...) and its words. */
+    public record Failure(String consumer, @JsonProperty("class") String failureClass, String reason) {
+
+        static Failure of(OrderFailure failure) {
+            return new Failure(failure.consumer(), failure.failureClass(), failure.reason());
         }
     }
 

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.service.IdempotencyKeyReusedException;
 import dev.orderflow.order.service.OrderAlreadyCancelledException;
+import dev.orderflow.order.service.OrderFailedException;
 import dev.orderflow.order.service.OrderNotFoundException;
 import dev.orderflow.order.service.OrderOutcomeUnknownException;
 import dev.orderflow.rest.problem.DatabaseErrors;
@@ -56,6 +57,11 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response alreadyCancelled(OrderAlreadyCancelledException e) {
         return respond(Problem.of("order-already-cancelled", "Order already cancelled", 409, e.getMessage()));
+    }
+
+    @ServerExceptionMapper
+    public Response failed(OrderFailedException e) {
+        return respond(Problem.of("order-failed", "Order failed", 409, e.getMessage()));
     }
 
     @ServerExceptionMapper

@@ -23,13 +23,16 @@ import dev.orderflow.order.domain.OrderStatus;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import dev.orderflow.rocketmq.RocketMQTransactions;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
- * Creates and cancels orders so that the order row exists if and only if its event becomes
+ * Creates, cancels and fails orders so that the order row exists if and only if its event becomes
  * visible: each change runs as the local transaction of a transactional message on
  * {@link #ORDER_EVENTS_CHANNEL} (half message first, then the INSERT/UPDATE, then commit or
  * rollback of the message; a crash in between is settled by {@code OrderTransactionChecker}).
@@ -124,13 +127,12 @@ public class OrderService {
      *
      * @throws OrderNotFoundException          no such order
      * @throws OrderAlreadyCancelledException  cancelled before (no second message)
+     * @throws OrderFailedException            the order failed (and was compensated): nothing to cancel
      * @throws OrderOutcomeUnknownException    when the commit ended unclearly (the check-back settles it)
      */
     public OrderView cancel(String orderId) {
         OrderView current = find(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
-        if (current.status() == OrderStatus.CANCELLED) {
-            throw new OrderAlreadyCancelledException(orderId);
-        }
+        refuseCancel(orderId, current.status(), current.failure());
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         OrderEvent event = OrderEvent.of(OrderEventType.CANCEL, orderId, current.customerId(), current.phone(),
                 current.items(), now);
@@ -148,13 +150,104 @@ public class OrderService {
             // its half message back and reports the conflict.
             Order order = OrderRows.findForUpdate(connection, orderId)
                     .orElseThrow(() -> new OrderNotFoundException(orderId));
-            if (order.status == OrderStatus.CANCELLED) {
-                throw new OrderAlreadyCancelledException(orderId);
-            }
+            refuseCancel(orderId, order.status, order.failure);
             order.status = OrderStatus.CANCELLED;
+            // A COMPLETED order's completion time no longer says how it ended: the end of the cancel will.
+            order.outcomeAt = null;
             order.updatedAt = now;
             OrderRows.updateStatus(connection, order);
             return OrderView.of(order);
+        }
+    }
+
+    private static void refuseCancel(String orderId, OrderStatus status, OrderFailure failure) {
+        if (status == OrderStatus.CANCELLED) {
+            throw new OrderAlreadyCancelledException(orderId);
+        }
+        if (status == OrderStatus.FAILED) {
+            throw new OrderFailedException(orderId, failure);
+        }
+    }
+
+    /**
+     * Records COMPLETED outcomes and the end of cancellations, in one transaction. An outcome for an
+     * order that left CREATED meanwhile (a duplicate, or a cancel accepted first) changes nothing.
+     *
+     * @param outcomes COMPLETED or CANCELLED outcomes
+     * @throws IllegalStateException with the SQLException as cause when the database fails (nothing written)
+     */
+    public void recordOutcomes(List<OrderOutcome> outcomes) {
+        if (outcomes.isEmpty()) {
+            return;
+        }
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        QuarkusTransaction.requiringNew().run(() -> {
+            try (Connection connection = dataSource.getConnection()) {
+                for (OrderOutcome outcome : outcomes) {
+                    switch (outcome.outcome()) {
+                        case COMPLETED -> OrderRows.recordCompleted(connection, outcome.orderId(), outcome.reachedAt(), now);
+                        case CANCELLED -> OrderRows.recordCancelDone(connection, outcome.orderId(), outcome.reachedAt(), now);
+                        case FAILED -> throw new IllegalArgumentException("a FAILED outcome goes through fail()");
+                    }
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("Recording order outcomes failed: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /**
+     * Marks the order FAILED with its failure and sends its {@code fail} event, which makes every
+     * consumer undo what the create did: one local transaction with the half message, as create
+     * and cancel. Does nothing for an order that is no longer CREATED (a duplicate outcome, or a
+     * cancel accepted first, whose reversals compensate it).
+     *
+     * @return whether this call failed the order
+     * @throws OrderNotFoundException          no such order here
+     * @throws OrderOutcomeUnknownException    when the commit ended unclearly (the check-back settles it)
+     */
+    public boolean fail(OrderOutcome outcome) {
+        String orderId = outcome.orderId();
+        OrderView current = find(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
+        if (current.status() != OrderStatus.CREATED) {
+            return false;
+        }
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        OrderEvent event = OrderEvent.failed(orderId, current.customerId(), current.phone(), current.items(),
+                outcome.failure(), now);
+        try {
+            transactions.execute(ORDER_EVENTS_CHANNEL, messageOf(event), () -> failLocked(outcome, now));
+            LOG.infof("Order %s failed (%s, %s: %s); compensation sent", orderId, outcome.failure().consumer(),
+                    outcome.failure().failureClass(), outcome.failure().reason());
+            return true;
+        } catch (OrderNoLongerOpenException e) {
+            return false;
+        } catch (RocketMQTransactionUnknownException e) {
+            throw new OrderOutcomeUnknownException(orderId, OrderEventType.FAIL, e);
+        }
+    }
+
+    /** The local work of a fail, inside the JTA transaction of its half message. */
+    private OrderView failLocked(OrderOutcome outcome, Instant now) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            Order order = OrderRows.findForUpdate(connection, outcome.orderId())
+                    .orElseThrow(() -> new OrderNotFoundException(outcome.orderId()));
+            if (order.status != OrderStatus.CREATED) {
+                // Changed since the unlocked read: its half message rolls back.
+                throw new OrderNoLongerOpenException(outcome.orderId(), order.status);
+            }
+            order.outcomeAt = outcome.reachedAt();
+            order.failure = outcome.failure();
+            order.updatedAt = now;
+            OrderRows.updateFailed(connection, order);
+            return OrderView.of(order);
+        }
+    }
+
+    /** The order left CREATED between the read and the locked re-read of a fail. */
+    static final class OrderNoLongerOpenException extends RuntimeException {
+        OrderNoLongerOpenException(String orderId, OrderStatus status) {
+            super("Order " + orderId + " is " + status + ", not CREATED", null, false, false);
         }
     }
 
@@ -200,7 +293,7 @@ public class OrderService {
         return new CreateResult(earlier, false);
     }
 
-    /** The message carrying {@code event}: tag create/cancel, KEYS {@code <orderId>:<event>}. */
+    /** The message carrying {@code event}: tag create/cancel/fail, KEYS {@code <orderId>:<event>}. */
     static Message<String> messageOf(OrderEvent event) {
         return Message.of(OrderEventJson.toJson(event)).addMetadata(OutgoingRocketMQMetadata.builder()
                 .withTag(event.tag())

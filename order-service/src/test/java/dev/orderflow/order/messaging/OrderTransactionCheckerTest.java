@@ -66,6 +66,17 @@ class OrderTransactionCheckerTest {
     }
 
     @Test
+    void failCommitsOnlyWhenTheOrderFailed() {
+        String failed = insertOrder("FAILED");
+        String open = insertOrder("CREATED");
+        String cancelled = insertOrder("CANCELLED");
+        assertThat(check(failed + ":fail", 0)).isEqualTo(TransactionResolution.COMMIT);
+        assertThat(check(open + ":fail", 1_000)).isEqualTo(TransactionResolution.UNKNOWN);
+        assertThat(check(open + ":fail", 6_000)).isEqualTo(TransactionResolution.ROLLBACK);
+        assertThat(check(cancelled + ":fail", 6_000)).isEqualTo(TransactionResolution.ROLLBACK);
+    }
+
+    @Test
     void halfMessageWithoutAnOrderKeyIsRolledBackOnceOld() {
         assertThat(check(null, 1_000)).isEqualTo(TransactionResolution.UNKNOWN);
         assertThat(check(null, 6_000)).isEqualTo(TransactionResolution.ROLLBACK);

@@ -1,6 +1,7 @@
 package dev.orderflow.points.domain;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,7 +19,9 @@ public class PointsLedgerEntry {
         /** Points credited for an order's create. */
         ORDER_CREDIT,
         /** The same points taken back for the order's cancel. */
-        ORDER_REVERSAL
+        ORDER_REVERSAL,
+        /** The same points taken back because the order failed (its {@link #note} says why). */
+        ORDER_FAILURE_REVERSAL
     }
 
     public String orderId;
@@ -27,12 +30,15 @@ public class PointsLedgerEntry {
     /** Signed: positive for a credit, the negated credit for its reversal. */
     public long points;
     public Instant createdAt;
+    /** Why, beyond the reason; for {@link Reason#ORDER_FAILURE_REVERSAL} the order's failure. Null otherwise. */
+    public String note;
 
     /** Inserts {@code entries} with one statement, in the caller's transaction. */
     public static void insert(DataSource dataSource, List<PointsLedgerEntry> entries) {
-        BatchSql.insert(dataSource, "points_ledger", List.of("order_id", "customer_id", "reason", "points", "created_at"),
-                entries.stream().<List<?>> map(e -> List.of(e.orderId, e.customerId, e.reason, e.points, e.createdAt))
-                        .toList());
+        BatchSql.insert(dataSource, "points_ledger",
+                List.of("order_id", "customer_id", "reason", "points", "created_at", "note"),
+                entries.stream().<List<?>> map(e -> Arrays.asList(e.orderId, e.customerId, e.reason, e.points,
+                        e.createdAt, e.note)).toList());
     }
 
     /**
@@ -40,7 +46,7 @@ public class PointsLedgerEntry {
      * transaction whose snapshot predates it (see CancelBeforeCreateGuard).
      */
     public static Optional<PointsLedgerEntry> of(DataSource dataSource, String orderId, Reason reason) {
-        return BatchSql.select(dataSource, "select order_id, customer_id, reason, points, created_at from points_ledger"
+        return BatchSql.select(dataSource, "select order_id, customer_id, reason, points, created_at, note from points_ledger"
                 + " where order_id = ? and reason = ? for update", List.of(orderId, reason), row -> {
                     PointsLedgerEntry entry = new PointsLedgerEntry();
                     entry.orderId = row.getString("order_id");
@@ -48,6 +54,7 @@ public class PointsLedgerEntry {
                     entry.reason = Reason.valueOf(row.getString("reason"));
                     entry.points = row.getLong("points");
                     entry.createdAt = BatchSql.instant(row, "created_at");
+                    entry.note = row.getString("note");
                     return entry;
                 }).stream().findFirst();
     }

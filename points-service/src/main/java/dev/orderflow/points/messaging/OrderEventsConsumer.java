@@ -19,14 +19,15 @@ import io.smallrye.reactive.messaging.annotations.Blocking;
 
 /**
  * Consumes order_topic as points_group through the shared pipeline (dedupe, failure classes,
- * result report) and the shared cancel-before-create guard: a create credits points, a cancel
- * reverses them; a cancel consumed before its create leaves a tombstone and the late create credits
- * nothing (REJECTED "cancelled before create").
+ * result report) and the shared cancel-before-create guard: a create credits points, a cancel or
+ * the fail of an order that failed reverses them once; a cancel or fail consumed before its create
+ * leaves a tombstone and the late create credits nothing (REJECTED "cancelled before create" or
+ * "failed before create").
  */
 @ApplicationScoped
 public class OrderEventsConsumer {
 
-    /** The incoming channel (application.properties: order_topic, points_group, create || cancel). */
+    /** The incoming channel (application.properties: order_topic, points_group, create || cancel || fail). */
     public static final String CHANNEL = "order-events";
 
     private final IdempotentConsumer consumer;

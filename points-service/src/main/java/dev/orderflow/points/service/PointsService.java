@@ -18,12 +18,13 @@ import dev.orderflow.consumer.CounterRows;
 import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.points.config.PointsConfig;
 import dev.orderflow.points.domain.PointsLedgerEntry;
 import dev.orderflow.sql.BatchSql;
 
 /**
- * Points changes. {@link #credit} and {@link #reverse} run inside the consumer pipeline's
+ * Points changes. {@link #credit} and {@link #reverse} (of a cancel or a fail) run inside the consumer pipeline's
  * transaction (with the consume_record row and the result report).
  */
 @ApplicationScoped
@@ -60,25 +61,31 @@ public class PointsService {
         Instant now = now();
         CounterRows.add(accounts, accounts.row(create.customerId()), points, now);
         accounts.writeUnlessDeferred();
-        record(create.orderId(), create.customerId(), PointsLedgerEntry.Reason.ORDER_CREDIT, points, now);
+        record(create.orderId(), create.customerId(), PointsLedgerEntry.Reason.ORDER_CREDIT, points, now, null);
         return Outcome.done();
     }
 
     /**
      * Takes back exactly what the order's create credited (its ORDER_CREDIT entry, whatever the rate
-     * is now), once. Nothing credited → nothing reversed.
+     * is now), once, for its cancel (ORDER_REVERSAL) or because it failed (ORDER_FAILURE_REVERSAL,
+     * noting the failure). Nothing credited → nothing reversed; an order is reversed at most once,
+     * whichever event asks.
      */
-    public Outcome reverse(OrderEvent cancel) {
-        Optional<PointsLedgerEntry> credit = entryOf(cancel.orderId(), PointsLedgerEntry.Reason.ORDER_CREDIT);
-        if (credit.isEmpty() || entryOf(cancel.orderId(), PointsLedgerEntry.Reason.ORDER_REVERSAL).isPresent()) {
+    public Outcome reverse(OrderEvent cancelOrFail) {
+        String orderId = cancelOrFail.orderId();
+        Optional<PointsLedgerEntry> credit = entryOf(orderId, PointsLedgerEntry.Reason.ORDER_CREDIT);
+        if (credit.isEmpty() || entryOf(orderId, PointsLedgerEntry.Reason.ORDER_REVERSAL).isPresent()
+                || entryOf(orderId, PointsLedgerEntry.Reason.ORDER_FAILURE_REVERSAL).isPresent()) {
             return Outcome.done();
         }
         LockedRows<String, CounterRows.Row> accounts = lockedAccounts();
         Instant now = now();
         CounterRows.add(accounts, accounts.row(credit.get().customerId), -credit.get().points, now);
         accounts.writeUnlessDeferred();
-        record(cancel.orderId(), credit.get().customerId, PointsLedgerEntry.Reason.ORDER_REVERSAL,
-                -credit.get().points, now);
+        OrderFailure failure = cancelOrFail.failure();
+        record(orderId, credit.get().customerId, failure == null ? PointsLedgerEntry.Reason.ORDER_REVERSAL
+                : PointsLedgerEntry.Reason.ORDER_FAILURE_REVERSAL, -credit.get().points, now,
+                failure == null ? null : failure.consumer() + " " + failure.failureClass() + ": " + failure.reason());
         return Outcome.done();
     }
 
@@ -100,8 +107,10 @@ public class PointsService {
                 payload -> payload instanceof OrderEvent event ? List.of(event.customerId()) : List.of());
     }
 
-    private void record(String orderId, String customerId, PointsLedgerEntry.Reason reason, long points, Instant at) {
+    private void record(String orderId, String customerId, PointsLedgerEntry.Reason reason, long points, Instant at,
+            String note) {
         PointsLedgerEntry entry = new PointsLedgerEntry();
+        entry.note = note;
         entry.orderId = orderId;
         entry.customerId = customerId;
         entry.reason = reason;

@@ -25,9 +25,11 @@ public interface SmsServiceConfig {
 
     interface Gateway {
 
-        /** {@code logging} (default: writes the text to the log, sends nothing) or {@code http}. */
-        @WithDefault("logging")
-        Kind kind();
+        /**
+         * {@code http} or {@code logging} (writes the text to the log, sends nothing). Required: the
+         * service does not start without it, so a deployment never silently texts nobody.
+         */
+        Optional<Kind> kind();
 
         /** Endpoint the {@code http} gateway POSTs each text to; required when {@code kind=http}. */
         Optional<URI> url();

@@ -20,6 +20,8 @@ import dev.orderflow.consumer.ConsumeBatch;
 import dev.orderflow.consumer.ConsumeContext;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.order.events.OrderEvent;
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.sms.outbox.SmsOutboxEntry;
 import dev.orderflow.sms.outbox.SmsStatus;
 import dev.orderflow.sql.BatchSql;
@@ -30,18 +32,22 @@ import dev.orderflow.sql.BatchSql;
  * commits together with the consume_record row (and the result report), or none does; the
  * dispatcher sends it later.
  *
- * <h2>Create and cancel of one order</h2>
- * The order of the two is the shared {@link CancelBeforeCreateGuard}'s rule, the same in every
- * consumer group (so the status service reads every consumer's reports alike):
+ * <h2>The texts of one order</h2>
  * <ul>
- * <li>create, then cancel: a confirmation, then a cancellation notice. The dispatcher does not
- * send the notice while the confirmation is still PENDING ({@code SmsOutbox.claimDue}), so the
- * customer never reads "cancelled" before "confirmed", even when the confirmation is being retried.</li>
- * <li>cancel before its create: no text at all. The cancel leaves the guard's tombstone (DONE), the
- * late create is REJECTED "cancelled before create". The customer is not told about an order that,
- * as far as this service ever saw, was never confirmed; the cancel request's own answer from
- * order-service already told them it was cancelled.</li>
+ * <li>create: the confirmation is recorded HELD, and reported DONE: it is sent only once the status
+ * service reports the order COMPLETED ({@link OrderOutcomeConsumer} releases it), so an order that
+ * fails is never confirmed.</li>
+ * <li>fail (the order failed for a business reason): the held confirmation is withdrawn and one
+ * text says the order could not be fulfilled.</li>
+ * <li>cancel: a confirmation still held is withdrawn; then the cancellation notice. After a
+ * released confirmation the dispatcher does not send the notice while the confirmation is still
+ * PENDING ({@code SmsOutbox.claimDue}), so the customer never reads "cancelled" before "confirmed",
+ * even when the confirmation is being retried.</li>
  * </ul>
+ * The order of create and cancel or fail is the shared {@link CancelBeforeCreateGuard}'s rule, the
+ * same in every consumer group: a cancel before its create texts nothing (the cancel request's own
+ * answer from order-service already told the customer); a fail before its create still texts the
+ * failure, and the late create records no confirmation.
  */
 @ApplicationScoped
 public class SmsIntentRecorder {
@@ -77,13 +83,17 @@ public class SmsIntentRecorder {
             return Outcome.done();
         }
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        boolean confirmation = event.eventType() == OrderEventType.CREATE;
+        if (!confirmation) {
+            withdrawHeldConfirmation(event.orderId(), now);
+        }
         SmsOutboxEntry entry = new SmsOutboxEntry();
         entry.businessKey = businessKey;
         entry.orderId = event.orderId();
         entry.eventType = event.eventType();
         entry.phone = event.phone();
         entry.text = SmsTexts.textFor(event);
-        entry.status = SmsStatus.PENDING;
+        entry.status = confirmation ? SmsStatus.HELD : SmsStatus.PENDING;
         entry.attempts = 0;
         entry.nextAttemptAt = now;
         entry.createdAt = now;
@@ -91,14 +101,39 @@ public class SmsIntentRecorder {
         Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
         if (batch.isPresent()) {
             // One multi-row INSERT at the batch's end instead of one INSERT per text.
-            batch.get().<SmsOutboxEntry> deferredRows(SmsOutboxEntry.class,
-                    entries -> SmsOutboxEntry.insert(dataSource, entries)).add(entry);
+            pendingEntries(batch.get()).add(entry);
             keysWithRows().add(businessKey);
         } else {
             SmsOutboxEntry.insert(dataSource, List.of(entry));
         }
-        recorded.fire(new SmsIntentRecorded(businessKey));
+        if (!confirmation) {
+            recorded.fire(new SmsIntentRecorded(businessKey));
+        }
         return Outcome.done();
+    }
+
+    /**
+     * The order's confirmation, if still held, is never to be sent: withdrawn, in this transaction
+     * (also when the batch itself holds it, not written yet).
+     */
+    private void withdrawHeldConfirmation(String orderId, Instant now) {
+        String confirmationKey = OrderMessaging.messageKey(orderId, OrderEventType.CREATE);
+        Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
+        if (batch.isPresent()) {
+            for (SmsOutboxEntry pending : pendingEntries(batch.get())) {
+                if (pending.businessKey.equals(confirmationKey) && pending.status == SmsStatus.HELD) {
+                    pending.status = SmsStatus.WITHDRAWN;
+                    return;
+                }
+            }
+        }
+        BatchSql.update(dataSource, "update sms_outbox set status = ?, updated_at = ? where business_key = ? and status = ?",
+                List.of(SmsStatus.WITHDRAWN, now, confirmationKey, SmsStatus.HELD));
+    }
+
+    private List<SmsOutboxEntry> pendingEntries(ConsumeBatch batch) {
+        return batch.<SmsOutboxEntry> deferredRows(SmsOutboxEntry.class,
+                entries -> SmsOutboxEntry.insert(dataSource, entries));
     }
 
     /**

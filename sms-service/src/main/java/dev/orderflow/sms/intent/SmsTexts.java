@@ -13,6 +13,7 @@ final class SmsTexts {
             case CREATE -> "Order " + event.orderId() + " confirmed: " + itemCount(event) + ", total "
                     + event.amount().toPlainString() + ". Thank you!";
             case CANCEL -> "Order " + event.orderId() + " has been cancelled.";
+            case FAIL -> "Sorry, order " + event.orderId() + " could not be fulfilled and has been closed.";
         };
     }
 

@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import javax.sql.DataSource;
 
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -173,15 +174,42 @@ public class SmsOutbox {
     }
 
     /**
-     * Deletes up to {@code max} SENT or FAILED rows whose last attempt ended before {@code cutoff}, in
-     * the caller's transaction. A final row keeps the {@code next_attempt_at} of its last claim (the
-     * attempt's start plus the lease), so the due index finds them without reading the other rows.
+     * Deletes up to {@code max} SENT, FAILED or WITHDRAWN rows whose last attempt ended (or, never
+     * attempted, that were written) before {@code cutoff}, in the caller's transaction. A final row
+     * keeps the {@code next_attempt_at} of its last claim (the attempt's start plus the lease), so the
+     * due index finds them without reading the other rows.
      *
      * @return how many were deleted
      */
     public int deleteFinishedBefore(Instant cutoff, int max) {
-        return BatchSql.update(dataSource, "delete from sms_outbox where status in (?, ?) and next_attempt_at < ?"
-                + " limit ?", List.of(SmsStatus.SENT, SmsStatus.FAILED, cutoff, max));
+        return BatchSql.update(dataSource, "delete from sms_outbox where status in (?, ?, ?) and next_attempt_at < ?"
+                + " limit ?", List.of(SmsStatus.SENT, SmsStatus.FAILED, SmsStatus.WITHDRAWN, cutoff, max));
+    }
+
+    /**
+     * Releases the held confirmations of orders that COMPLETED: each becomes PENDING and due now, in
+     * the caller's transaction. A confirmation already released, sent or withdrawn is left alone.
+     *
+     * @return the business keys released
+     */
+    public List<String> releaseConfirmations(List<String> orderIds) {
+        if (orderIds.isEmpty()) {
+            return List.of();
+        }
+        List<String> keys = orderIds.stream().map(id -> OrderMessaging.messageKey(id, OrderEventType.CREATE)).toList();
+        List<Object> lookup = new ArrayList<>(keys);
+        lookup.add(SmsStatus.HELD);
+        List<String> held = BatchSql.select(dataSource, "select business_key from sms_outbox where business_key in ("
+                + BatchSql.parameters(keys.size()) + ") and status = ? for update", lookup, row -> row.getString(1));
+        if (held.isEmpty()) {
+            return held;
+        }
+        Instant now = now();
+        List<Object> parameters = new ArrayList<>(List.of(SmsStatus.PENDING, now, now));
+        parameters.addAll(held);
+        BatchSql.update(dataSource, "update sms_outbox set status = ?, next_attempt_at = ?, updated_at = ?"
+                + " where business_key in (" + BatchSql.parameters(held.size()) + ")", parameters);
+        return held;
     }
 
     private static String truncate(String error) {

@@ -17,7 +17,7 @@ public class ConsumerOutcome {
 
     public String consumer;
 
-    /** {@code create} or {@code cancel}. */
+    /** {@code create}, {@code cancel} or {@code fail} (a compensation). */
     public String eventType;
 
     /** DONE, REJECTED or DEAD_LETTERED (never PENDING: no row means pending). */

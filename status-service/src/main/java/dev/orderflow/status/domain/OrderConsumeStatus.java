@@ -28,6 +28,12 @@ public class OrderConsumeStatus {
 
     public Instant completedAt;
 
+    /** When the order was decided FAILED (final, its outcome published); null otherwise. */
+    public Instant failedAt;
+
+    /** When the order reached CANCELLED (every reversal done, its outcome published); null otherwise. */
+    public Instant cancelledAt;
+
     public String failureConsumer;
 
     public String failureClass;
@@ -39,7 +45,8 @@ public class OrderConsumeStatus {
 
     /** Columns of the table as {@link #read} reads them, for a select list with the table's alias {@code s}. */
     public static final String SELECT_COLUMNS = "s.order_id, s.state, s.created_at, s.cancel_requested_at,"
-            + " s.first_seen_at, s.updated_at, s.completed_at, s.failure_consumer, s.failure_class, s.failure_reason";
+            + " s.first_seen_at, s.updated_at, s.completed_at, s.failed_at, s.cancelled_at, s.failure_consumer,"
+            + " s.failure_class, s.failure_reason";
 
     /** The status row {@code row} is on (selected as {@link #SELECT_COLUMNS}). */
     public static OrderConsumeStatus read(ResultSet row) throws SQLException {
@@ -51,6 +58,8 @@ public class OrderConsumeStatus {
         status.firstSeenAt = BatchSql.instant(row, "first_seen_at");
         status.updatedAt = BatchSql.instant(row, "updated_at");
         status.completedAt = BatchSql.instant(row, "completed_at");
+        status.failedAt = BatchSql.instant(row, "failed_at");
+        status.cancelledAt = BatchSql.instant(row, "cancelled_at");
         status.failureConsumer = row.getString("failure_consumer");
         status.failureClass = row.getString("failure_class");
         status.failureReason = row.getString("failure_reason");

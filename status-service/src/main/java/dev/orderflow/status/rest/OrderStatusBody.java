@@ -12,17 +12,20 @@ import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.service.OrderStatusView;
 
 /**
- * The body of {@code GET /orders/{orderId}/status}; tools rely on its exact shape. {@code completedAt}
- * and {@code failure} are always present, null when absent.
+ * The body of {@code GET /orders/{orderId}/status}; tools rely on its exact shape. {@code completedAt},
+ * {@code failure} and {@code compensation} are always present, null when absent: {@code failure}
+ * says why a FAILED order failed or what an order in ATTENTION waits for; {@code compensation}
+ * (FAILED only) each required consumer's state for the order's fail event, DONE once its reversal
+ * is applied.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-@JsonPropertyOrder({ "orderId", "state", "consumers", "createdAt", "completedAt", "failure" })
+@JsonPropertyOrder({ "orderId", "state", "consumers", "createdAt", "completedAt", "failure", "compensation" })
 public record OrderStatusBody(String orderId, OrderState state, Map<String, ConsumerState> consumers,
-        String createdAt, String completedAt, FailureBody failure) {
+        String createdAt, String completedAt, FailureBody failure, Map<String, ConsumerState> compensation) {
 
     static OrderStatusBody of(OrderStatusView view) {
         return new OrderStatusBody(view.orderId(), view.state(), view.consumers(), ApiTime.format(view.createdAt()),
-                ApiTime.format(view.completedAt()), FailureBody.of(view.failure()));
+                ApiTime.format(view.completedAt()), FailureBody.of(view.failure()), view.compensation());
     }
 
     /** {@code {"consumer":"inventory","class":"business","reason":"..."}}. */

@@ -13,8 +13,10 @@ import dev.orderflow.status.domain.OrderState;
  * @param consumers   each required consumer's state for the event the order follows (the create,
  *                    or the cancel once one was requested), in the configured order
  * @param completedAt when every required consumer was first DONE for the create; null before
- * @param failure     the first failure, present exactly when the state is FAILED
+ * @param failure     why it FAILED, or what an order in ATTENTION waits for; null in other states
+ * @param compensation each required consumer's state for the order's fail event (DONE when its
+ *                    reversal is applied), in the configured order; null unless the state is FAILED
  */
 public record OrderStatusView(String orderId, OrderState state, Map<String, ConsumerState> consumers,
-        Instant createdAt, Instant completedAt, Failure failure) {
+        Instant createdAt, Instant completedAt, Failure failure, Map<String, ConsumerState> compensation) {
 }

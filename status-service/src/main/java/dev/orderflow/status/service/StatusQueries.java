@@ -15,9 +15,11 @@ import jakarta.transaction.Transactional;
 
 import javax.sql.DataSource;
 
+import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.sql.BatchSql;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
+import dev.orderflow.status.domain.ConsumerState;
 import dev.orderflow.status.domain.OrderConsumeStatus;
 import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.domain.StateRules;
@@ -74,6 +76,16 @@ public class StatusQueries {
                 row -> counts.put(OrderState.valueOf(row.getString(1)), row.getLong(2)));
         long awaitingCreate = BatchSql.select(dataSource, "select count(*) from " + OrderConsumeStatus.TABLE
                 + " where created_at is null", List.of(), row -> row.getLong(1)).get(0);
+        List<String> required = config.requiredConsumers();
+        // FAILED orders with fewer DONE compensations (outcomes of their fail event) than required consumers.
+        List<Object> pendingParameters = new ArrayList<>(List.of(OrderState.FAILED, OrderEventType.FAIL.tag(),
+                ConsumerState.DONE));
+        pendingParameters.addAll(required);
+        pendingParameters.add(required.size());
+        long compensationsPending = BatchSql.select(dataSource, "select count(*)" + OPENED_STATUSES
+                + " and s.state = ? and (select count(*) from " + ConsumerOutcome.TABLE + " o where o.order_id = s.order_id"
+                + " and o.event_type = ? and o.outcome = ? and o.consumer in (" + BatchSql.parameters(required.size())
+                + ")) < ?", pendingParameters, row -> row.getLong(1)).get(0);
 
         Duration window = config.summary().latencyWindow();
         long[] millis = BatchSql.select(dataSource, "select s.created_at, s.completed_at from " + OrderConsumeStatus.TABLE
@@ -82,7 +94,8 @@ public class StatusQueries {
                 row -> Math.max(0, Duration.between(BatchSql.instant(row, "created_at"),
                         BatchSql.instant(row, "completed_at")).toMillis()))
                 .stream().mapToLong(Long::longValue).sorted().toArray();
-        return new StatusSummary(counts, awaitingCreate, new StatusSummary.Latency(window, millis.length,
+        return new StatusSummary(counts, awaitingCreate, compensationsPending, new StatusSummary.Latency(window,
+                millis.length,
                 percentile(millis, 50), percentile(millis, 90), percentile(millis, 99),
                 millis.length == 0 ? null : millis[millis.length - 1]));
     }
@@ -124,9 +137,13 @@ public class StatusQueries {
                     return outcomesByOrder.computeIfAbsent(outcome.orderId, id -> new ArrayList<>()).add(outcome);
                 });
         List<String> required = config.requiredConsumers();
-        return rows.stream().map(s -> new OrderStatusView(s.orderId, s.state,
-                StateRules.consumerStates(required, StateRules.trackedEvent(s.cancelRequested()),
-                        outcomesByOrder.getOrDefault(s.orderId, List.of())),
-                s.createdAt, s.completedAt, s.state == OrderState.FAILED ? s.failure() : null)).toList();
+        return rows.stream().map(s -> {
+            List<ConsumerOutcome> outcomes = outcomesByOrder.getOrDefault(s.orderId, List.of());
+            boolean failed = s.state == OrderState.FAILED;
+            return new OrderStatusView(s.orderId, s.state,
+                    StateRules.consumerStates(required, StateRules.trackedEvent(s.cancelRequested()), outcomes),
+                    s.createdAt, s.completedAt, failed || s.state == OrderState.ATTENTION ? s.failure() : null,
+                    failed ? StateRules.consumerStates(required, OrderEventType.FAIL, outcomes) : null);
+        }).toList();
     }
 }

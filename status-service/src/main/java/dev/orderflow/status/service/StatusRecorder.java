@@ -21,11 +21,16 @@ import javax.sql.DataSource;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
+import dev.orderflow.consumer.ConsumeReporter;
 import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
+import dev.orderflow.consumer.PendingReport;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderFailure;
+import dev.orderflow.order.events.OrderOutcome;
+import dev.orderflow.order.events.OrderOutcomeJson;
 import dev.orderflow.sql.BatchSql;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
@@ -36,7 +41,9 @@ import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.domain.StateRules;
 
 /**
- * Applies the three inputs (order events, consumer reports, dead letters) to the status tables.
+ * Applies the three inputs (order events, consumer reports, dead letters) to the status tables,
+ * and publishes each order's outcome (COMPLETED, FAILED, CANCELLED) to order_outcome_topic through
+ * the outbox, in the transaction that decided it.
  * Every method runs inside the idempotent-consumer pipeline's transaction, so each message is
  * applied once; the order's row is locked first, so inputs about one order never interleave,
  * whatever channel they come from.
@@ -67,17 +74,19 @@ public class StatusRecorder {
     private final List<String> requiredConsumers;
     private final Event<OrderStateChanged> stateChanged;
     private final TransactionSynchronizationRegistry transactions;
+    private final ConsumeReporter outbox;
 
     @Inject
     public StatusRecorder(DataSource dataSource, StatusServiceConfig config, Event<OrderStateChanged> stateChanged,
-            TransactionSynchronizationRegistry transactions) {
+            TransactionSynchronizationRegistry transactions, ConsumeReporter outbox) {
         this.dataSource = dataSource;
         this.requiredConsumers = List.copyOf(config.requiredConsumers());
         this.stateChanged = stateChanged;
         this.transactions = transactions;
+        this.outbox = outbox;
     }
 
-    /** A create opens the order; a cancel marks it cancel-requested. */
+    /** A create opens the order; a cancel marks it cancel-requested. Other events change nothing here. */
     public Outcome orderEvent(OrderEvent event) {
         checkOrderId(event.orderId());
         Instant now = now();
@@ -87,12 +96,38 @@ public class StatusRecorder {
         Snapshot before = Snapshot.of(status);
         if (event.eventType() == OrderEventType.CREATE) {
             status.createdAt = event.occurredAt().truncatedTo(ChronoUnit.MILLIS);
-        } else if (status.cancelRequestedAt == null) {
+        } else if (event.eventType() == OrderEventType.CANCEL && status.cancelRequestedAt == null) {
             status.cancelRequestedAt = now;
         }
         reevaluate(orders, order, before, false, now);
         orders.writeUnlessDeferred();
         return Outcome.done();
+    }
+
+    /**
+     * An operator's approved abandon of an order in ATTENTION: decided FAILED with the dead letter's
+     * consumer and class and the operator's words, its outcome published (so order-service starts the
+     * compensation). Runs in the caller's transaction.
+     *
+     * @throws IllegalStateException when the order is not in ATTENTION
+     */
+    public void abandon(String orderId, Failure failure) {
+        checkOrderId(orderId);
+        Instant now = now();
+        LockedRows<String, OrderRows> orders = lockedOrders();
+        OrderRows order = orders.row(orderId);
+        OrderConsumeStatus status = order.status;
+        if (status.state != OrderState.ATTENTION || !status.opened() || status.cancelRequested()) {
+            throw new IllegalStateException("order " + orderId + " is " + status.state
+                    + (status.cancelRequested() ? " (being cancelled)" : "") + ", not waiting for an operator");
+        }
+        Snapshot before = Snapshot.of(status);
+        status.failure(failure);
+        status.failedAt = now;
+        publish(order, OrderOutcome.failed(orderId, new OrderFailure(failure.consumer(), failure.failureClass(),
+                failure.reason()), now), orderId + ":abandon");
+        reevaluate(orders, order, before, false, now);
+        orders.writeUnlessDeferred();
     }
 
     /** A consumer's DONE / REJECTED / DEAD_LETTERED report. */
@@ -154,18 +189,33 @@ public class StatusRecorder {
         outcome.recordedAt = now;
     }
 
-    /** Re-derives state, failure and completion from all outcomes; fires {@link OrderStateChanged} when visible. */
+    /**
+     * Re-derives state, failure and completion from all outcomes; publishes the order's outcome the
+     * first time an opened order reaches COMPLETED, FAILED or CANCELLED (in this transaction, through
+     * the outbox); fires {@link OrderStateChanged} when visible.
+     */
     private void reevaluate(LockedRows<String, OrderRows> orders, OrderRows order, Snapshot before,
             boolean outcomeChanged, Instant now) {
         OrderConsumeStatus status = order.status;
         List<ConsumerOutcome> outcomes = order.outcomes;
         boolean cancelRequested = status.cancelRequested();
-        status.state = StateRules.state(requiredConsumers, cancelRequested, outcomes);
-        if (status.state != OrderState.FAILED) {
-            status.failure(null);
-        } else if (status.failure() == null) {
-            // First failure wins and stays while the order is FAILED.
+        status.state = StateRules.state(requiredConsumers, cancelRequested, status.failedAt != null, outcomes);
+        if (status.state == OrderState.FAILED) {
+            if (status.failure() == null) {
+                // First business failure wins and stays: it is what the compensation is for.
+                status.failure(StateRules.businessFailure(requiredConsumers, outcomes));
+            }
+            if (status.opened() && status.failedAt == null) {
+                status.failedAt = now;
+                Failure failure = status.failure();
+                publish(order, OrderOutcome.failed(status.orderId, new OrderFailure(failure.consumer(),
+                        failure.failureClass(), failure.reason()), now), status.orderId + ":failed");
+            }
+        } else if (status.state == OrderState.ATTENTION) {
+            // What the order waits for: the first failed outcome of the event it follows.
             status.failure(StateRules.firstFailure(requiredConsumers, cancelRequested, outcomes));
+        } else {
+            status.failure(null);
         }
         Duration completionLatency = null;
         if (status.opened() && status.completedAt == null && status.state == OrderState.COMPLETED) {
@@ -173,6 +223,11 @@ public class StatusRecorder {
             // never before created_at, even with clock skew between the order service and here.
             status.completedAt = now.isBefore(status.createdAt) ? status.createdAt : now;
             completionLatency = Duration.between(status.createdAt, status.completedAt);
+            publish(order, OrderOutcome.completed(status.orderId, status.completedAt), status.orderId + ":completed");
+        }
+        if (status.opened() && status.cancelledAt == null && status.state == OrderState.CANCELLED) {
+            status.cancelledAt = now;
+            publish(order, OrderOutcome.cancelled(status.orderId, now), status.orderId + ":cancelled");
         }
         Snapshot after = Snapshot.of(status);
         if (outcomeChanged || !after.equals(before)) {
@@ -231,14 +286,21 @@ public class StatusRecorder {
         return orders;
     }
 
-    /** Writes the changed rows: one statement for the statuses, one for the outcomes (the rows are locked). */
+    /**
+     * Writes the changed rows: one statement for the statuses, one for the outcomes (the rows are
+     * locked), one for the outcome messages to publish.
+     */
     private void writeOrders(List<OrderRows> changed) {
         BatchSql.upsert(dataSource, STATUS_TABLE, List.of("order_id", "state", "created_at",
-                "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failure_consumer",
-                "failure_class", "failure_reason"), changed.stream().map(order -> order.status).<List<?>> map(s ->
-                        Arrays.asList(s.orderId, s.state, s.createdAt, s.cancelRequestedAt, s.firstSeenAt, s.updatedAt,
-                                s.completedAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
+                "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failed_at", "cancelled_at",
+                "failure_consumer", "failure_class", "failure_reason"), changed.stream().map(order -> order.status)
+                        .<List<?>> map(s -> Arrays.asList(s.orderId, s.state, s.createdAt, s.cancelRequestedAt,
+                                s.firstSeenAt, s.updatedAt, s.completedAt, s.failedAt, s.cancelledAt, s.failureConsumer,
+                                s.failureClass, s.failureReason)).toList(),
                 List.of("order_id"));
+        List<PendingReport> published = changed.stream().flatMap(order -> order.published.stream()).toList();
+        outbox.enqueue(published);
+        changed.forEach(order -> order.published.clear());
         BatchSql.upsert(dataSource, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
                 "failure_class", "reason", "occurred_at", "source", "recorded_at"),
                 changed.stream().flatMap(order -> order.changedOutcomes.stream()).<List<?>> map(o -> Arrays.asList(
@@ -254,10 +316,28 @@ public class StatusRecorder {
         final List<ConsumerOutcome> outcomes = new ArrayList<>();
         /** Outcomes new or changed since the last write. */
         final Set<ConsumerOutcome> changedOutcomes = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Outcome messages to put into the outbox with the next write. */
+        final List<PendingReport> published = new ArrayList<>();
 
         OrderRows(OrderConsumeStatus status) {
             this.status = status;
         }
+    }
+
+    /**
+     * Queues the order's outcome for the outbox (written with the order's row, sent after the
+     * commit). {@code cause}: what decided it, for the operator.
+     */
+    private static void publish(OrderRows order, OrderOutcome outcome, String cause) {
+        PendingReport message = new PendingReport();
+        message.consumerGroup = "status-service";
+        message.messageKey = cause;
+        message.reportKey = outcome.messageKey();
+        message.consumer = outcome.tag();
+        message.outcome = outcome.outcome().name();
+        message.body = OrderOutcomeJson.toJson(outcome);
+        message.createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        order.published.add(message);
     }
 
     /**
@@ -285,11 +365,11 @@ public class StatusRecorder {
 
     /** What decides whether anything changed, and what the API shows. */
     private record Snapshot(OrderState state, Instant createdAt, Instant cancelRequestedAt, Instant completedAt,
-            Failure failure) {
+            Instant failedAt, Instant cancelledAt, Failure failure) {
 
         static Snapshot of(OrderConsumeStatus status) {
             return new Snapshot(status.state, status.createdAt, status.cancelRequestedAt, status.completedAt,
-                    status.failure());
+                    status.failedAt, status.cancelledAt, status.failure());
         }
 
         /** The state the API shows; null while the order is unopened (404). */

@@ -10,9 +10,11 @@ import dev.orderflow.status.domain.OrderState;
  *
  * @param counts         opened orders per state (every state present, 0 when none)
  * @param awaitingCreate orders known from reports or a cancel whose create has not arrived
+ * @param compensationsPending FAILED orders whose compensation some required consumer has not applied yet
  * @param latency        completed_at − created_at over the recent completions
  */
-public record StatusSummary(Map<OrderState, Long> counts, long awaitingCreate, Latency latency) {
+public record StatusSummary(Map<OrderState, Long> counts, long awaitingCreate, long compensationsPending,
+        Latency latency) {
 
     /**
      * Nearest-rank percentiles in milliseconds; null when there were no samples.
