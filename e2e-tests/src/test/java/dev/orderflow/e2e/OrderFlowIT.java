@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 import dev.orderflow.e2e.SuiteClient.Item;
 import dev.orderflow.e2e.SuiteClient.PlacedOrder;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 
 /**
  * The whole suite end to end: five services as separate processes, one real broker,
@@ -106,6 +107,13 @@ class OrderFlowIT {
             assertThat(texts.get(0)).containsEntry("eventType", "create").containsEntry("status", "SENT")
                     .containsEntry("attempts", 1);
         });
+        // order-service learned how it ended.
+        await().atMost(ORDER_TIMEOUT).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            JsonPath atOrderService = client.order(order.orderId());
+            assertThat(atOrderService.getString("status")).isEqualTo("COMPLETED");
+            assertThat(atOrderService.getString("outcomeAt")).isNotNull();
+            assertThat(atOrderService.getString("failure")).isNull();
+        });
         // Still once a while later: no late duplicate from a redelivery.
         assertThat(client.stock("E2E-CREATE-A")).isEqualTo(97);
         assertThat(client.stock("E2E-CREATE-B")).isEqualTo(48);
@@ -123,6 +131,10 @@ class OrderFlowIT {
         assertThat(client.stock("E2E-CANCEL-A")).isEqualTo(6);
         assertThat(client.stock("E2E-CANCEL-B")).isEqualTo(9);
         assertThat(client.points("E2E-C-CANCEL")).isEqualTo(85);
+        // The customer got the confirmation (sent once the order completed), then cancels.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                assertThat(client.sms(order.orderId())).extracting(t -> t.get("status")).containsExactly("SENT"));
+        assertThat(client.order(order.orderId()).getString("status")).isEqualTo("COMPLETED");
 
         assertThat(client.cancel(order.orderId())).as("first cancel").isEqualTo(200);
         assertThat(client.cancel(order.orderId())).as("second cancel").isEqualTo(409);
@@ -136,6 +148,11 @@ class OrderFlowIT {
         assertThat(client.stock("E2E-CANCEL-A")).isEqualTo(10);
         assertThat(client.stock("E2E-CANCEL-B")).isEqualTo(10);
         assertThat(client.points("E2E-C-CANCEL")).isZero();
+        await().atMost(ORDER_TIMEOUT).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            JsonPath atOrderService = client.order(order.orderId());
+            assertThat(atOrderService.getString("status")).isEqualTo("CANCELLED");
+            assertThat(atOrderService.getString("outcomeAt")).as("every reversal done").isNotNull();
+        });
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             List<Map<String, Object>> texts = client.sms(order.orderId());
             assertThat(texts).extracting(t -> t.get("eventType")).containsExactly("create", "cancel");
@@ -145,12 +162,13 @@ class OrderFlowIT {
 
     /**
      * Inventory refuses an order whose stock is short: the order is FAILED naming inventory and no
-     * stock moves (not even for the line that had enough). The consumers do not coordinate (there
-     * is no saga): points and SMS consume the same create independently, so the points are still
-     * credited and the confirmation is still texted. That is what the code guarantees today.
+     * stock moves (not even for the line that had enough). The failure is compensated exactly once:
+     * order-service records it and sends the fail event, points takes back what the create credited
+     * (net 0), the confirmation is never sent and one text says the order could not be fulfilled;
+     * every consumer's compensation shows DONE, and the failed order cannot be cancelled.
      */
     @Test
-    void orderWithInsufficientStockFailsNamingInventory() {
+    void orderWithInsufficientStockFailsNamingInventoryAndIsCompensatedOnce() {
         client.putStock("E2E-SHORT-PLENTY", 100);
         client.putStock("E2E-SHORT-SCARCE", 1);
         PlacedOrder order = client.placeOrder("E2E-C-SHORT",
@@ -163,19 +181,37 @@ class OrderFlowIT {
         assertThat(failed.getString("consumers.inventory")).isEqualTo("REJECTED");
         assertThat(failed.getString("completedAt")).isNull();
 
+        // Every consumer compensated: the status shows each reversal DONE.
+        JsonPath compensated = client.awaitStatus(order.statusUrl(), s -> s.getMap("compensation") != null
+                && s.getMap("compensation").values().stream().allMatch("DONE"::equals), ORDER_TIMEOUT);
+        assertThat(compensated.getString("state")).isEqualTo("FAILED");
+        assertThat(compensated.getMap("compensation")).containsExactlyInAnyOrderEntriesOf(
+                Map.of("inventory", "DONE", "sms", "DONE", "points", "DONE"));
+
+        JsonPath atOrderService = client.order(order.orderId());
+        assertThat(atOrderService.getString("status")).isEqualTo("FAILED");
+        assertThat(atOrderService.getString("outcomeAt")).isNotNull();
+        assertThat(atOrderService.getString("failure.consumer")).isEqualTo("inventory");
+        assertThat(atOrderService.getString("failure.class")).isEqualTo("business");
+        assertThat(atOrderService.getString("failure.reason")).contains("E2E-SHORT-SCARCE");
+
         assertThat(client.stock("E2E-SHORT-PLENTY")).as("no partial deduction").isEqualTo(100);
         assertThat(client.stock("E2E-SHORT-SCARCE")).isEqualTo(1);
+        assertThat(client.points("E2E-C-SHORT")).as("credited, then taken back: net 0").isZero();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            List<Map<String, Object>> texts = client.sms(order.orderId());
+            assertThat(texts).extracting(t -> t.get("eventType")).containsExactlyInAnyOrder("create", "fail");
+            assertThat(texts).filteredOn(t -> "create".equals(t.get("eventType"))).extracting(t -> t.get("status"))
+                    .as("the confirmation is never sent").containsExactly("WITHDRAWN");
+            assertThat(texts).filteredOn(t -> "fail".equals(t.get("eventType"))).extracting(t -> t.get("status"))
+                    .as("one text: could not be fulfilled").containsExactly("SENT");
+        });
 
-        // The other consumers finish on their own; the order stays FAILED.
-        JsonPath settled = client.awaitStatus(order.statusUrl(), s -> !"PENDING".equals(s.getString("consumers.sms"))
-                && !"PENDING".equals(s.getString("consumers.points")), ORDER_TIMEOUT);
-        assertThat(settled.getString("state")).isEqualTo("FAILED");
-        assertThat(settled.getString("failure.consumer")).isEqualTo("inventory");
-        assertThat(settled.getMap("consumers")).containsExactlyInAnyOrderEntriesOf(
-                Map.of("inventory", "REJECTED", "sms", "DONE", "points", "DONE"));
-        assertThat(client.points("E2E-C-SHORT")).as("credited: points does not wait for inventory").isEqualTo(13);
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
-                assertThat(client.sms(order.orderId())).extracting(t -> t.get("eventType")).containsExactly("create"));
+        Response cancel = client.cancelResponse(order.orderId());
+        assertThat(cancel.statusCode()).isEqualTo(409);
+        assertThat(cancel.contentType()).startsWith("application/problem+json");
+        assertThat(cancel.jsonPath().getString("type")).endsWith("order-failed");
+        assertThat(cancel.jsonPath().getString("detail")).contains("insufficient stock");
     }
 
     @Test

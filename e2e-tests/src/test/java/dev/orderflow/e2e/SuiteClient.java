@@ -99,6 +99,17 @@ final class SuiteClient {
                 json.getString("statusUrl"));
     }
 
+    /** GET /orders/{id} at order-service. */
+    JsonPath order(String orderId) {
+        return given().config(CONFIG).baseUri(suite.orderUrl()).get("/orders/{orderId}", orderId)
+                .then().statusCode(200).extract().jsonPath();
+    }
+
+    /** POST /orders/{id}/cancel, answered. */
+    Response cancelResponse(String orderId) {
+        return given().config(CONFIG).baseUri(suite.orderUrl()).post("/orders/{orderId}/cancel", orderId);
+    }
+
     /** POST /orders/{id}/cancel and its status code. */
     int cancel(String orderId) {
         return given().config(CONFIG).baseUri(suite.orderUrl())

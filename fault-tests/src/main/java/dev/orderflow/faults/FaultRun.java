@@ -104,7 +104,7 @@ public final class FaultRun {
     private Result execute() {
         long runStartedAt = System.nanoTime();
         try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), profile.workers(),
-                profile.maxOrders(), profile.pause(), profile.cancelEvery());
+                profile.maxOrders(), profile.pause(), profile.cancelEvery()).failingOneIn(profile.failEvery());
                 RawProducer injector = new RawProducer(suite.nameServerAddress());
                 Reconciler reconciler = new Reconciler(suite)) {
             stream.seedStock(suite.url("inventory-service"));
@@ -239,7 +239,7 @@ public final class FaultRun {
     private Result settle(OrderStream stream, Reconciler reconciler, boolean streamRanThroughout) {
         long lastFaultAt = System.nanoTime();
         Verdict.Expectations expected = new Verdict.Expectations(Set.copyOf(stream.accepted().keySet()),
-                List.copyOf(poison), Set.copyOf(OrderStream.SKUS), OrderStream.INITIAL_STOCK);
+                stream.failing(), List.copyOf(poison), Set.copyOf(OrderStream.SKUS), OrderStream.INITIAL_STOCK);
         AtomicReference<Verdict> last = new AtomicReference<>();
         double quiescenceSeconds;
         try {

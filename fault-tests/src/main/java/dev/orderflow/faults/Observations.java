@@ -19,6 +19,8 @@ import java.util.Set;
  * @param deadLetters    entries of {@code %DLQ%<group>} of the consumer groups
  * @param cancelledBeforeCreate per consumer group, the orders whose create it rejected because it
  *                       had consumed their cancel first (it then applies neither: no effect at all)
+ * @param failedBeforeCreate per consumer group, the orders whose create it rejected because it had
+ *                       consumed their fail event first (the compensation ran on nothing)
  */
 public record Observations(
         Map<String, OrderRow> orders,
@@ -29,28 +31,48 @@ public record Observations(
         List<Text> texts,
         Map<String, String> states,
         List<DeadLetterEntry> deadLetters,
-        Map<String, Set<String>> cancelledBeforeCreate) {
+        Map<String, Set<String>> cancelledBeforeCreate,
+        Map<String, Set<String>> failedBeforeCreate) {
 
     /** Whether {@code group} consumed the order's cancel before its create (and so applied neither). */
     public boolean cancelledBeforeCreate(String group, String orderId) {
         return cancelledBeforeCreate.getOrDefault(group, Set.of()).contains(orderId);
     }
 
-    /** @param quantities quantity per SKU, summed over the order's lines */
-    public record OrderRow(String orderId, String customerId, BigDecimal amount, boolean cancelled,
+    /** Whether {@code group} consumed the order's fail event before its create (and so never applied the create). */
+    public boolean failedBeforeCreate(String group, String orderId) {
+        return failedBeforeCreate.getOrDefault(group, Set.of()).contains(orderId);
+    }
+
+    /**
+     * @param status     order-service's status: CREATED, COMPLETED, FAILED or CANCELLED
+     * @param quantities quantity per SKU, summed over the order's lines
+     */
+    public record OrderRow(String orderId, String customerId, BigDecimal amount, String status,
             Map<String, Long> quantities) {
+
+        public boolean cancelled() {
+            return "CANCELLED".equals(status);
+        }
+
+        public boolean failed() {
+            return "FAILED".equals(status);
+        }
     }
 
     /** @param kind DEDUCT or RESTORE */
     public record StockMovement(String orderId, String sku, String kind, long quantity) {
     }
 
-    /** @param reason ORDER_CREDIT or ORDER_REVERSAL */
+    /** @param reason ORDER_CREDIT, ORDER_REVERSAL or ORDER_FAILURE_REVERSAL */
     public record LedgerEntry(String orderId, String customerId, String reason, long points) {
     }
 
-    /** @param eventType create or cancel */
-    public record Text(String orderId, String eventType) {
+    /**
+     * @param eventType create, cancel or fail
+     * @param status    HELD, WITHDRAWN, PENDING, SENT or FAILED
+     */
+    public record Text(String orderId, String eventType, String status) {
     }
 
     /** @param attempts the {@code DLQ_ATTEMPTS} property, 0 when missing */

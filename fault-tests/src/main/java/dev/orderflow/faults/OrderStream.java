@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,6 +48,8 @@ public final class OrderStream implements AutoCloseable {
     /** SKUs of the stream, seeded with stock far above what the stream can take. */
     public static final List<String> SKUS = List.of("FAULT-SKU-1", "FAULT-SKU-2", "FAULT-SKU-3", "FAULT-SKU-4");
     public static final long INITIAL_STOCK = 10_000_000L;
+    /** A SKU never in stock: an order with a line of it fails (inventory rejects it) and is compensated. */
+    public static final String SHORT_SKU = "FAULT-SKU-SHORT";
     public static final String PHONE = "+819012345678";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -68,6 +71,7 @@ public final class OrderStream implements AutoCloseable {
     private final int maxOrders;
     private final Duration pause;
     private final int cancelEvery;
+    private volatile int failEvery;
     private final ExecutorService workers;
     private final int workerCount;
     private final AtomicInteger attempted = new AtomicInteger();
@@ -127,11 +131,25 @@ public final class OrderStream implements AutoCloseable {
     private record Answer(int statusCode, String body) {
     }
 
-    /** PUT /stock for every SKU of the stream. */
+    /**
+     * Makes about one order in {@code every} fail on purpose: it gets a line of {@link #SHORT_SKU},
+     * which is never in stock. 0 (the default): none. Set before {@link #start()}.
+     */
+    public OrderStream failingOneIn(int every) {
+        this.failEvery = every;
+        return this;
+    }
+
+    /** PUT /stock for every SKU of the stream (and 0 of {@link #SHORT_SKU} when orders fail on purpose). */
     public void seedStock(String inventoryUrl) {
-        for (String sku : skus) {
+        List<String> seeded = new ArrayList<>(skus);
+        if (failEvery > 0) {
+            seeded.add(SHORT_SKU);
+        }
+        for (String sku : seeded) {
             HttpPut put = new HttpPut(inventoryUrl + "/stock/" + sku);
-            put.setEntity(new StringEntity("{\"available\":" + INITIAL_STOCK + "}", ContentType.APPLICATION_JSON));
+            long available = sku.equals(SHORT_SKU) ? 0 : INITIAL_STOCK;
+            put.setEntity(new StringEntity("{\"available\":" + available + "}", ContentType.APPLICATION_JSON));
             Answer response = send(put);
             if (response == null || response.statusCode() != 200) {
                 throw new IllegalStateException("PUT /stock/" + sku + " answered "
@@ -257,6 +275,9 @@ public final class OrderStream implements AutoCloseable {
             items.add(new OrderItem(picked.get(i), 1 + random.nextInt(5),
                     BigDecimal.valueOf(1 + random.nextInt(9_999), 2)));
         }
+        if (failEvery > 0 && random.nextInt(failEvery) == 0) {
+            items.add(new OrderItem(SHORT_SKU, 1, BigDecimal.valueOf(1 + random.nextInt(9_999), 2)));
+        }
         return items;
     }
 
@@ -327,6 +348,12 @@ public final class OrderStream implements AutoCloseable {
 
     public int refused() {
         return refused.get();
+    }
+
+    /** The accepted orders meant to fail: those with a line of {@link #SHORT_SKU}. */
+    public Set<String> failing() {
+        return accepted.values().stream().filter(o -> o.items().stream().anyMatch(i -> i.sku().equals(SHORT_SKU)))
+                .map(AcceptedOrder::orderId).collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     /** Status code of each cancel request, -1 when it got no answer. */

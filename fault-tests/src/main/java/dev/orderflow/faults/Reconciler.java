@@ -37,6 +37,8 @@ public final class Reconciler implements AutoCloseable {
 
     /** {@code CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE} (idempotent-consumer, a Quarkus module). */
     private static final String CANCELLED_BEFORE_CREATE = "cancelled before create";
+    /** {@code CancelBeforeCreateGuard.FAILED_BEFORE_CREATE}. */
+    private static final String FAILED_BEFORE_CREATE = "failed before create";
 
     private final FaultSuite suite;
     private final TopicReader dlqReader;
@@ -53,7 +55,7 @@ public final class Reconciler implements AutoCloseable {
                     .computeIfAbsent(row.getString(1), k -> new HashMap<>()).merge(row.getString(2), row.getLong(3), Long::sum));
             Map<String, OrderRow> orders = new HashMap<>();
             query("order-service", "SELECT id, customer_id, amount, status FROM orders", row -> orders.put(row.getString(1),
-                    new OrderRow(row.getString(1), row.getString(2), row.getBigDecimal(3), "CANCELLED".equals(row.getString(4)),
+                    new OrderRow(row.getString(1), row.getString(2), row.getBigDecimal(3), row.getString(4),
                             Map.copyOf(quantities.getOrDefault(row.getString(1), Map.of())))));
             List<StockMovement> movements = new ArrayList<>();
             query("inventory-service", "SELECT order_id, sku, kind, quantity FROM stock_movement", row -> movements.add(
@@ -67,29 +69,32 @@ public final class Reconciler implements AutoCloseable {
             query("points-service", "SELECT customer_id, balance FROM points_account",
                     row -> balances.put(row.getString(1), row.getLong(2)));
             List<Text> texts = new ArrayList<>();
-            // sms-service stores the event type in upper case (CREATE/CANCEL)
-            query("sms-service", "SELECT order_id, event_type FROM sms_outbox", row -> texts.add(
-                    new Text(row.getString(1), row.getString(2).toLowerCase(Locale.ROOT))));
+            // sms-service stores the event type in upper case (CREATE/CANCEL/FAIL)
+            query("sms-service", "SELECT order_id, event_type, status FROM sms_outbox", row -> texts.add(
+                    new Text(row.getString(1), row.getString(2).toLowerCase(Locale.ROOT), row.getString(3))));
             Map<String, String> states = new HashMap<>();
             query("status-service", "SELECT order_id, state FROM order_message_consume_status",
                     row -> states.put(row.getString(1), row.getString(2)));
             return new Observations(orders, movements, stock, ledger, balances, texts, states, deadLetters(),
-                    Map.of(OrderMessaging.INVENTORY_GROUP, cancelledBeforeCreate("inventory-service"),
-                            OrderMessaging.SMS_GROUP, cancelledBeforeCreate("sms-service"),
-                            OrderMessaging.POINTS_GROUP, cancelledBeforeCreate("points-service")));
+                    Map.of(OrderMessaging.INVENTORY_GROUP, rejectedCreates("inventory-service", CANCELLED_BEFORE_CREATE),
+                            OrderMessaging.SMS_GROUP, rejectedCreates("sms-service", CANCELLED_BEFORE_CREATE),
+                            OrderMessaging.POINTS_GROUP, rejectedCreates("points-service", CANCELLED_BEFORE_CREATE)),
+                    Map.of(OrderMessaging.INVENTORY_GROUP, rejectedCreates("inventory-service", FAILED_BEFORE_CREATE),
+                            OrderMessaging.SMS_GROUP, rejectedCreates("sms-service", FAILED_BEFORE_CREATE),
+                            OrderMessaging.POINTS_GROUP, rejectedCreates("points-service", FAILED_BEFORE_CREATE)));
         } catch (SQLException e) {
             throw new IllegalStateException("Reconciliation could not read the databases", e);
         }
     }
 
     /**
-     * Orders whose create the service's consumer rejected because their cancel came first
-     * ({@code CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE} in idempotent-consumer).
+     * Orders whose create the service's consumer rejected because their cancel or fail came first
+     * ({@code reason}: one of CancelBeforeCreateGuard's in idempotent-consumer).
      */
-    private Set<String> cancelledBeforeCreate(String service) throws SQLException {
+    private Set<String> rejectedCreates(String service, String reason) throws SQLException {
         Set<String> orderIds = new HashSet<>();
         query(service, "SELECT message_key FROM consume_record WHERE outcome = 'REJECTED' AND outcome_reason = '"
-                + CANCELLED_BEFORE_CREATE + "'", row -> {
+                + reason + "'", row -> {
                     OrderMessaging.MessageKey key = OrderMessaging.parseMessageKey(row.getString(1));
                     if (key != null && key.eventType() == OrderEventType.CREATE) {
                         orderIds.add(key.orderId());

@@ -12,29 +12,37 @@ import java.util.stream.Collectors;
 
 import dev.orderflow.faults.Observations.DeadLetterEntry;
 import dev.orderflow.faults.Observations.OrderRow;
+import dev.orderflow.faults.Observations.Text;
 import dev.orderflow.order.events.OrderMessaging;
 
 /**
- * The reconciliation verdict of a fault run: every order against every consumer's effects.
+ * The reconciliation verdict of a fault run: every order against every consumer's effects, by how
+ * the order ended at order-service (COMPLETED, CANCELLED, or FAILED: meant to fail, and compensated).
  *
  * <ul>
  * <li><b>lost</b>: an order the client got a 201 for has no row; an effect an order row calls for
- * is missing (stock DEDUCT per SKU, points credit, create text; for a cancelled order also the
- * RESTORE, reversal and cancel text, or none of them from a consumer that consumed the cancel
- * before the create); a balance is short of what the orders add up to.</li>
+ * is missing (stock DEDUCT per SKU, points credit, a sent confirmation; for a cancelled order also
+ * the RESTORE, reversal and cancel text, or none of them from a consumer that consumed the cancel
+ * before the create; for a failed order the points' failure reversal and the failure text); a
+ * balance is short of what the orders add up to.</li>
  * <li><b>duplicated</b>: an effect applied more than once, or a balance beyond what the orders
  * add up to.</li>
  * <li><b>phantom</b>: an effect for an order with no row (a rolled-back order) that is not a
  * poison message of the run.</li>
- * <li><b>wrongState</b>: a status other than COMPLETED (CANCELLED for a cancelled order).</li>
- * <li><b>pending</b>: no status, or PENDING.</li>
+ * <li><b>wrongState</b>: a status other than COMPLETED (CANCELLED for a cancelled order, FAILED for
+ * a failed one); an order meant to fail that completed, or one not meant to fail that failed.</li>
+ * <li><b>pending</b>: no status, or PENDING; an order whose end order-service has not learned; a
+ * text still waiting to be sent.</li>
  * <li><b>wrongDlq</b>: a poison message not in a group's DLQ exactly once, with the expected class,
  * after one attempt.</li>
+ * <li><b>wrongCompensation</b>: a failed order whose points do not net to 0, whose confirmation was
+ * sent, or that status-service failed while order-service did not (an uncompensated failure).</li>
  * </ul>
  * Any non-zero count fails the run.
  */
-public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancelled, int lost, int duplicated,
-        int phantom, int wrongState, int pending, int wrongDlq, List<String> problems) {
+public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancelled, int ordersFailed, int lost,
+        int duplicated, int phantom, int wrongState, int pending, int wrongDlq, int wrongCompensation,
+        List<String> problems) {
 
     /** Problems kept for the report; the counts cover all of them. */
     private static final int PROBLEMS_KEPT = 30;
@@ -45,14 +53,17 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
 
     /**
      * @param accepted      ids of the orders the clients got a 201 for
+     * @param failing       those meant to fail (a line never in stock): FAILED, or CANCELLED if a cancel came first
      * @param poison        the poison messages injected
      * @param skus          SKUs whose stock the orders move, each seeded with {@code initialStock}
      */
-    public record Expectations(Set<String> accepted, List<Poison> poison, Set<String> skus, long initialStock) {
+    public record Expectations(Set<String> accepted, Set<String> failing, List<Poison> poison, Set<String> skus,
+            long initialStock) {
     }
 
     public boolean clean() {
-        return lost == 0 && duplicated == 0 && phantom == 0 && wrongState == 0 && pending == 0 && wrongDlq == 0;
+        return lost == 0 && duplicated == 0 && phantom == 0 && wrongState == 0 && pending == 0 && wrongDlq == 0
+                && wrongCompensation == 0;
     }
 
     public static Verdict of(Expectations expected, Observations observed) {
@@ -70,28 +81,43 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
         observed.stockMovements().forEach(m -> movements.computeIfAbsent(m.orderId(), k -> new HashMap<>())
                 .merge(m.sku() + "/" + m.kind() + "/" + m.quantity(), 1, Integer::sum));
         Map<String, Map<String, Integer>> ledger = new HashMap<>();
-        observed.ledger().forEach(e -> ledger.computeIfAbsent(e.orderId(), k -> new HashMap<>())
-                .merge(e.reason() + "/" + e.points(), 1, Integer::sum));
+        Map<String, Long> pointsByOrder = new HashMap<>();
+        observed.ledger().forEach(e -> {
+            ledger.computeIfAbsent(e.orderId(), k -> new HashMap<>()).merge(e.reason() + "/" + e.points(), 1, Integer::sum);
+            pointsByOrder.merge(e.orderId(), e.points(), Long::sum);
+        });
         Map<String, Map<String, Integer>> texts = new HashMap<>();
-        observed.texts().forEach(t -> texts.computeIfAbsent(t.orderId(), k -> new HashMap<>())
-                .merge(t.eventType(), 1, Integer::sum));
+        Map<String, List<Text>> textsByOrder = new HashMap<>();
+        observed.texts().forEach(t -> {
+            texts.computeIfAbsent(t.orderId(), k -> new HashMap<>()).merge(t.eventType(), 1, Integer::sum);
+            textsByOrder.computeIfAbsent(t.orderId(), k -> new ArrayList<>()).add(t);
+        });
 
         Map<String, Long> expectedStock = new LinkedHashMap<>();
         expected.skus().forEach(sku -> expectedStock.put(sku, expected.initialStock()));
         Map<String, Long> expectedBalances = new HashMap<>();
         int cancelled = 0;
+        int failed = 0;
         for (OrderRow order : orders.values()) {
+            String id = order.orderId();
             long points = order.amount().setScale(0, RoundingMode.FLOOR).longValueExact();
-            order.quantities().forEach((sku, quantity) -> expectedStock.merge(sku, -quantity, Long::sum));
-            expectedBalances.merge(order.customerId(), points, Long::sum);
+            boolean meantToFail = expected.failing().contains(id);
             if (order.cancelled()) {
                 cancelled++;
-                order.quantities().forEach((sku, quantity) -> expectedStock.merge(sku, quantity, Long::sum));
-                expectedBalances.merge(order.customerId(), -points, Long::sum);
+            } else if (order.failed()) {
+                failed++;
+            } else if (!meantToFail) {
+                // Only an order that completes keeps its deduction and its points.
+                order.quantities().forEach((sku, quantity) -> expectedStock.merge(sku, -quantity, Long::sum));
+                expectedBalances.merge(order.customerId(), points, Long::sum);
             }
-            // A consumer that took the cancel before the create applies neither: no effect at all.
+            expectedBalances.merge(order.customerId(), 0L, Long::sum);
+
+            // Inventory: an order meant to fail is rejected whole (nothing deducted); a consumer that took
+            // the cancel before the create applies neither.
             Map<String, Integer> wanted = new HashMap<>();
-            if (!(order.cancelled() && observed.cancelledBeforeCreate(OrderMessaging.INVENTORY_GROUP, order.orderId()))) {
+            if (!meantToFail && !(order.cancelled()
+                    && observed.cancelledBeforeCreate(OrderMessaging.INVENTORY_GROUP, id))) {
                 order.quantities().forEach((sku, quantity) -> {
                     wanted.put(sku + "/DEDUCT/" + quantity, 1);
                     if (order.cancelled()) {
@@ -100,29 +126,62 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
                 });
             }
             Map<String, Integer> wantedLedger = new HashMap<>();
-            if (!(order.cancelled() && observed.cancelledBeforeCreate(OrderMessaging.POINTS_GROUP, order.orderId()))) {
-                wantedLedger.put("ORDER_CREDIT/" + points, 1);
-                if (order.cancelled()) {
+            if (order.cancelled()) {
+                if (!observed.cancelledBeforeCreate(OrderMessaging.POINTS_GROUP, id)) {
+                    wantedLedger.put("ORDER_CREDIT/" + points, 1);
                     wantedLedger.put("ORDER_REVERSAL/" + -points, 1);
                 }
+            } else if (order.failed()) {
+                if (!observed.failedBeforeCreate(OrderMessaging.POINTS_GROUP, id)) {
+                    wantedLedger.put("ORDER_CREDIT/" + points, 1);
+                    wantedLedger.put("ORDER_FAILURE_REVERSAL/" + -points, 1);
+                }
+            } else {
+                wantedLedger.put("ORDER_CREDIT/" + points, 1);
             }
             Map<String, Integer> wantedTexts = new HashMap<>();
-            if (!(order.cancelled() && observed.cancelledBeforeCreate(OrderMessaging.SMS_GROUP, order.orderId()))) {
-                wantedTexts.put("create", 1);
-                if (order.cancelled()) {
+            if (order.cancelled()) {
+                if (!observed.cancelledBeforeCreate(OrderMessaging.SMS_GROUP, id)) {
+                    wantedTexts.put("create", 1);
                     wantedTexts.put("cancel", 1);
                 }
+            } else if (order.failed()) {
+                if (!observed.failedBeforeCreate(OrderMessaging.SMS_GROUP, id)) {
+                    wantedTexts.put("create", 1);
+                }
+                wantedTexts.put("fail", 1);
+            } else {
+                wantedTexts.put("create", 1);
             }
-            compare(counter, order.orderId(), "stock movement", wanted, movements.getOrDefault(order.orderId(), Map.of()));
-            compare(counter, order.orderId(), "points entry", wantedLedger, ledger.getOrDefault(order.orderId(), Map.of()));
-            compare(counter, order.orderId(), "text", wantedTexts, texts.getOrDefault(order.orderId(), Map.of()));
+            compare(counter, id, "stock movement", wanted, movements.getOrDefault(id, Map.of()));
+            compare(counter, id, "points entry", wantedLedger, ledger.getOrDefault(id, Map.of()));
+            compare(counter, id, "text", wantedTexts, texts.getOrDefault(id, Map.of()));
+            checkTexts(counter, order, textsByOrder.getOrDefault(id, List.of()));
 
-            String state = observed.states().get(order.orderId());
-            String wantedState = order.cancelled() ? "CANCELLED" : "COMPLETED";
+            String state = observed.states().get(id);
+            String wantedState = order.cancelled() ? "CANCELLED" : order.failed() ? "FAILED" : "COMPLETED";
             if (state == null || state.equals("PENDING")) {
-                counter.pending("order " + order.orderId() + " is " + (state == null ? "unknown to status-service" : state));
+                counter.pending("order " + id + " is " + (state == null ? "unknown to status-service" : state));
+            } else if ("FAILED".equals(state) && !order.failed() && !order.cancelled()) {
+                if ("CREATED".equals(order.status())) {
+                    counter.pending("order " + id + " is FAILED at status-service, not yet at order-service");
+                } else {
+                    counter.wrongCompensation("order " + id + " is FAILED at status-service but " + order.status()
+                            + " at order-service: uncompensated");
+                }
             } else if (!state.equals(wantedState)) {
-                counter.wrongState("order " + order.orderId() + " is " + state + ", expected " + wantedState);
+                counter.wrongState("order " + id + " is " + state + ", expected " + wantedState);
+            } else if ("CREATED".equals(order.status())) {
+                counter.pending("order " + id + " is " + state + " but order-service has not learned it yet");
+            }
+            if (meantToFail && !order.failed() && !order.cancelled() && !"CREATED".equals(order.status())) {
+                counter.wrongState("order " + id + " has a line never in stock but is " + order.status());
+            }
+            if (!meantToFail && order.failed()) {
+                counter.wrongState("order " + id + " failed, though every line was in stock");
+            }
+            if (order.failed() && pointsByOrder.getOrDefault(id, 0L) != 0) {
+                counter.wrongCompensation("failed order " + id + " keeps " + pointsByOrder.get(id) + " points");
             }
         }
 
@@ -151,8 +210,36 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
                 }
             });
         }
-        return new Verdict(expected.accepted().size(), orders.size(), cancelled, counter.lost, counter.duplicated,
-                counter.phantom, counter.wrongState, counter.pending, counter.wrongDlq, List.copyOf(counter.problems));
+        return new Verdict(expected.accepted().size(), orders.size(), cancelled, failed, counter.lost,
+                counter.duplicated, counter.phantom, counter.wrongState, counter.pending, counter.wrongDlq,
+                counter.wrongCompensation, List.copyOf(counter.problems));
+    }
+
+    /**
+     * Where an order's texts stand: a completed order's confirmation sent; a failed order's never
+     * sent (withdrawn), its failure text sent; a cancelled order's notice sent (its confirmation sent,
+     * or withdrawn when the cancel came before the order completed). A text still held or on its way
+     * is pending.
+     */
+    private static void checkTexts(Counter counter, OrderRow order, List<Text> texts) {
+        for (Text text : texts) {
+            String what = "order " + order.orderId() + ": " + text.eventType() + " text " + text.status();
+            boolean confirmation = text.eventType().equals("create");
+            switch (text.status()) {
+                case "SENT" -> {
+                    if (confirmation && order.failed()) {
+                        counter.wrongCompensation(what + ": a failed order was confirmed");
+                    }
+                }
+                case "WITHDRAWN" -> {
+                    if (!order.failed() && !order.cancelled()) {
+                        counter.lost(what + ": the order completed");
+                    }
+                }
+                case "HELD", "PENDING" -> counter.pending(what);
+                default -> counter.lost(what);
+            }
+        }
     }
 
     private static void compare(Counter counter, String orderId, String what, Map<String, Integer> wanted,
@@ -191,6 +278,7 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
         table.append(String.format("%-34s %d%n", "orders accepted (201)", ordersAccepted));
         table.append(String.format("%-34s %d%n", "orders in order database", ordersInDatabase));
         table.append(String.format("%-34s %d%n", "orders cancelled", ordersCancelled));
+        table.append(String.format("%-34s %d%n", "orders failed (compensated)", ordersFailed));
         faults.forEach((kind, count) -> table.append(String.format("%-34s %d%n", "fault " + kind, count)));
         table.append(String.format("%-34s %d%n", "lost", lost));
         table.append(String.format("%-34s %d%n", "duplicated", duplicated));
@@ -198,6 +286,7 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
         table.append(String.format("%-34s %d%n", "wrong state", wrongState));
         table.append(String.format("%-34s %d%n", "pending after quiescence", pending));
         table.append(String.format("%-34s %d%n", "wrong DLQ", wrongDlq));
+        table.append(String.format("%-34s %d%n", "wrong compensation", wrongCompensation));
         table.append(String.format("%-34s %.1f s%n", "time to quiescence after last fault", quiescenceSeconds));
         table.append(String.format("%-34s %s%n", "verdict", clean() ? "PASS" : "FAIL"));
         problems.forEach(p -> table.append("  - ").append(p).append('\n'));
@@ -205,10 +294,11 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
                 .collect(Collectors.joining(",", "{", "}"));
         table.append(String.format(java.util.Locale.ROOT,
                 "FAULT-VERDICT {\"pass\":%b,\"ordersAccepted\":%d,\"ordersInDatabase\":%d,\"ordersCancelled\":%d,"
-                        + "\"faults\":%s,\"lost\":%d,\"duplicated\":%d,\"phantom\":%d,\"wrongState\":%d,\"pending\":%d,"
-                        + "\"wrongDlq\":%d,\"quiescenceSeconds\":%.1f}",
-                clean(), ordersAccepted, ordersInDatabase, ordersCancelled, faultJson, lost, duplicated, phantom,
-                wrongState, pending, wrongDlq, quiescenceSeconds));
+                        + "\"ordersFailed\":%d,\"faults\":%s,\"lost\":%d,\"duplicated\":%d,\"phantom\":%d,"
+                        + "\"wrongState\":%d,\"pending\":%d,\"wrongDlq\":%d,\"wrongCompensation\":%d,"
+                        + "\"quiescenceSeconds\":%.1f}",
+                clean(), ordersAccepted, ordersInDatabase, ordersCancelled, ordersFailed, faultJson, lost, duplicated,
+                phantom, wrongState, pending, wrongDlq, wrongCompensation, quiescenceSeconds));
         return table.toString();
     }
 
@@ -219,6 +309,7 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
         int wrongState;
         int pending;
         int wrongDlq;
+        int wrongCompensation;
         final List<String> problems = new ArrayList<>();
 
         void lost(String problem) { lost++; keep(problem); }
@@ -227,6 +318,7 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
         void wrongState(String problem) { wrongState++; keep(problem); }
         void pending(String problem) { pending++; keep(problem); }
         void wrongDlq(String problem) { wrongDlq++; keep(problem); }
+        void wrongCompensation(String problem) { wrongCompensation++; keep(problem); }
 
         private void keep(String problem) {
             if (problems.size() < PROBLEMS_KEPT) {

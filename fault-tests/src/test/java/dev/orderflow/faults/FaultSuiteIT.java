@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * The fault-injection suite in its short profile (or the one named by
  * {@code -Dfault.profile}): the real RocketMQ broker in a child process, the real MariaDB with
  * fresh {@code orderflow_fault_*} databases, the five services as child processes; every fault of
- * the cycle once; the reconciliation verdict must be clean and no process may outlive the run.
+ * the cycle once, with some orders failing on purpose (a line never in stock) and compensated; the
+ * reconciliation verdict must be clean and no process may outlive the run.
  */
 @Tag("system") // starts the broker and the five services: mvn verify -Psystem
 class FaultSuiteIT {
@@ -37,6 +38,8 @@ class FaultSuiteIT {
         assertThat(result.verdict().wrongState()).as(result.report()).isZero();
         assertThat(result.verdict().pending()).as(result.report()).isZero();
         assertThat(result.verdict().wrongDlq()).as(result.report()).isZero();
+        assertThat(result.verdict().wrongCompensation()).as(result.report()).isZero();
+        assertThat(result.verdict().ordersFailed()).as("orders that failed on purpose, compensated").isPositive();
         List<ProcessHandle> left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
         assertThat(left).as("processes left behind by the fault run").isEmpty();
     }

@@ -25,10 +25,14 @@ class VerdictTest {
     private static final long STOCK = 100;
     private static final Poison MALFORMED = new Poison("P1:create", "P1", Map.of("inventory_group", "format"));
 
-    /** Order A (2 × SKU-1, 12.50) completed, order B (1 × SKU-2, 3.99) cancelled, one poison message. */
+    /**
+     * Order A (2 × SKU-1, 12.50) completed, order B (1 × SKU-2, 3.99) cancelled, order F (1 × SHORT,
+     * 7.25) failed and compensated, one poison message.
+     */
     private final Map<String, OrderRow> orders = new HashMap<>(Map.of(
-            "A", new OrderRow("A", "C1", new BigDecimal("12.50"), false, Map.of("SKU-1", 2L)),
-            "B", new OrderRow("B", "C1", new BigDecimal("3.99"), true, Map.of("SKU-2", 1L))));
+            "A", new OrderRow("A", "C1", new BigDecimal("12.50"), "COMPLETED", Map.of("SKU-1", 2L)),
+            "B", new OrderRow("B", "C1", new BigDecimal("3.99"), "CANCELLED", Map.of("SKU-2", 1L)),
+            "F", new OrderRow("F", "C2", new BigDecimal("7.25"), "FAILED", Map.of("SHORT", 1L))));
     private final List<StockMovement> movements = new ArrayList<>(List.of(
             new StockMovement("A", "SKU-1", "DEDUCT", 2),
             new StockMovement("B", "SKU-2", "DEDUCT", 1),
@@ -37,24 +41,29 @@ class VerdictTest {
     private final List<LedgerEntry> ledger = new ArrayList<>(List.of(
             new LedgerEntry("A", "C1", "ORDER_CREDIT", 12),
             new LedgerEntry("B", "C1", "ORDER_CREDIT", 3),
-            new LedgerEntry("B", "C1", "ORDER_REVERSAL", -3)));
-    private final Map<String, Long> balances = new HashMap<>(Map.of("C1", 12L));
-    private final List<Text> texts = new ArrayList<>(List.of(new Text("A", "create"), new Text("B", "create"),
-            new Text("B", "cancel")));
-    private final Map<String, String> states = new HashMap<>(Map.of("A", "COMPLETED", "B", "CANCELLED"));
+            new LedgerEntry("B", "C1", "ORDER_REVERSAL", -3),
+            new LedgerEntry("F", "C2", "ORDER_CREDIT", 7),
+            new LedgerEntry("F", "C2", "ORDER_FAILURE_REVERSAL", -7)));
+    private final Map<String, Long> balances = new HashMap<>(Map.of("C1", 12L, "C2", 0L));
+    private final List<Text> texts = new ArrayList<>(List.of(new Text("A", "create", "SENT"),
+            new Text("B", "create", "SENT"), new Text("B", "cancel", "SENT"), new Text("F", "create", "WITHDRAWN"),
+            new Text("F", "fail", "SENT")));
+    private final Map<String, String> states = new HashMap<>(Map.of("A", "COMPLETED", "B", "CANCELLED",
+            "F", "FAILED"));
     private final List<DeadLetterEntry> deadLetters = new ArrayList<>(List.of(
             new DeadLetterEntry("inventory_group", "P1:create", "format", 1)));
 
     private final Map<String, Set<String>> cancelledBeforeCreate = new HashMap<>();
+    private final Map<String, Set<String>> failedBeforeCreate = new HashMap<>();
 
     private Verdict verdict() {
-        return Verdict.of(new Expectations(Set.of("A", "B"), List.of(MALFORMED), Set.of("SKU-1", "SKU-2"), STOCK),
-                observations());
+        return Verdict.of(new Expectations(Set.of("A", "B", "F"), Set.of("F"), List.of(MALFORMED),
+                Set.of("SKU-1", "SKU-2"), STOCK), observations());
     }
 
     private Observations observations() {
         return new Observations(orders, movements, stock, ledger, balances, texts, states, deadLetters,
-                cancelledBeforeCreate);
+                cancelledBeforeCreate, failedBeforeCreate);
     }
 
     @Test
@@ -62,8 +71,10 @@ class VerdictTest {
         Verdict verdict = verdict();
         assertThat(verdict.clean()).as(verdict.problems().toString()).isTrue();
         assertThat(verdict.ordersCancelled()).isEqualTo(1);
+        assertThat(verdict.ordersFailed()).isEqualTo(1);
         assertThat(verdict.report(Map.of("broker-restart", 1), 3.0))
-                .contains("FAULT-VERDICT {\"pass\":true,\"ordersAccepted\":2,")
+                .contains("FAULT-VERDICT {\"pass\":true,\"ordersAccepted\":3,")
+                .contains("\"wrongCompensation\":0")
                 .contains("\"faults\":{\"broker-restart\":1},\"lost\":0,\"duplicated\":0");
     }
 
@@ -82,7 +93,7 @@ class VerdictTest {
 
     @Test
     void missingEffectIsLost() {
-        texts.remove(new Text("B", "cancel"));
+        texts.remove(new Text("B", "cancel", "SENT"));
         movements.remove(new StockMovement("A", "SKU-1", "DEDUCT", 2));
         stock.put("SKU-1", STOCK);
 
@@ -95,9 +106,8 @@ class VerdictTest {
 
     @Test
     void acceptedOrderWithoutRowIsLost() {
-        Verdict verdict = Verdict.of(new Expectations(Set.of("A", "B", "GONE"), List.of(MALFORMED),
-                Set.of("SKU-1", "SKU-2"), STOCK),
-                observations());
+        Verdict verdict = Verdict.of(new Expectations(Set.of("A", "B", "F", "GONE"), Set.of("F"), List.of(MALFORMED),
+                Set.of("SKU-1", "SKU-2"), STOCK), observations());
 
         assertThat(verdict.lost()).isEqualTo(1);
         assertThat(verdict.problems()).anyMatch(p -> p.contains("GONE"));
@@ -138,6 +148,45 @@ class VerdictTest {
 
         assertThat(verdict.pending()).isEqualTo(1);
         assertThat(verdict.wrongState()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedOrderThatKeepsItsPointsOrWasConfirmedIsWronglyCompensated() {
+        ledger.removeIf(e -> e.reason().equals("ORDER_FAILURE_REVERSAL"));
+        balances.put("C2", 7L);
+        Verdict verdict = verdict();
+        assertThat(verdict.wrongCompensation()).as("points kept").isEqualTo(1);
+        assertThat(verdict.lost()).as("the reversal").isEqualTo(1);
+
+        ledger.add(new LedgerEntry("F", "C2", "ORDER_FAILURE_REVERSAL", -7));
+        balances.put("C2", 0L);
+        texts.set(texts.indexOf(new Text("F", "create", "WITHDRAWN")), new Text("F", "create", "SENT"));
+        assertThat(verdict().wrongCompensation()).as("a failed order confirmed").isEqualTo(1);
+    }
+
+    @Test
+    void aFailureOnlyStatusServiceKnowsIsPendingThenUncompensated() {
+        orders.put("F", new OrderRow("F", "C2", new BigDecimal("7.25"), "CREATED", Map.of("SHORT", 1L)));
+        ledger.removeIf(e -> e.reason().equals("ORDER_FAILURE_REVERSAL"));
+        texts.removeIf(t -> t.eventType().equals("fail"));
+        texts.set(texts.indexOf(new Text("F", "create", "WITHDRAWN")), new Text("F", "create", "HELD"));
+        balances.put("C2", 7L);
+        assertThat(verdict().pending()).as("order-service has not learned it yet").isGreaterThanOrEqualTo(1);
+        assertThat(verdict().clean()).isFalse();
+
+        orders.put("F", new OrderRow("F", "C2", new BigDecimal("7.25"), "COMPLETED", Map.of("SHORT", 1L)));
+        assertThat(verdict().wrongCompensation()).as("FAILED at status-service, COMPLETED at order-service")
+                .isEqualTo(1);
+        assertThat(verdict().wrongState()).as("a line never in stock, yet completed").isEqualTo(1);
+    }
+
+    @Test
+    void aFailBeforeItsCreateLeavesOnlyTheFailureText() {
+        ledger.removeIf(e -> e.orderId().equals("F"));
+        texts.removeIf(t -> t.orderId().equals("F") && t.eventType().equals("create"));
+        failedBeforeCreate.put("points_group", Set.of("F"));
+        failedBeforeCreate.put("sms_group", Set.of("F"));
+        assertThat(verdict().clean()).as(verdict().problems().toString()).isTrue();
     }
 
     @Test

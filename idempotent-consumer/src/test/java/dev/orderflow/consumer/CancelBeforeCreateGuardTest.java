@@ -23,6 +23,7 @@ import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.rocketmq.RocketMQBatchFailure;
 import io.quarkus.test.junit.QuarkusTest;
@@ -107,6 +108,37 @@ class CancelBeforeCreateGuardTest {
                 .containsEntry("outcome_reason", CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE);
         assertThat(progress(createdOnly)).isEqualTo("CREATED");
         assertThat(record(plainCreate.messageKey())).containsEntry("outcome", "DONE");
+    }
+
+    private static OrderEvent fail(String orderId) {
+        return OrderEvent.failed(orderId, "C-1", "+819012345678", List.of(new OrderItem("SKU-1", 1, new BigDecimal("3.00"))),
+                new OrderFailure("inventory", "business", "insufficient stock"), Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    @Test
+    void aFailAfterItsCreateCompensatesOnceAndAFailBeforeItsCreateBlocksTheLateCreate() {
+        String createdFirst = "O-" + UUID.randomUUID();
+        String failedFirst = "O-" + UUID.randomUUID();
+        OrderEvent create = event(OrderEventType.CREATE, createdFirst);
+        OrderEvent fail = fail(createdFirst);
+        OrderEvent earlyFail = fail(failedFirst);
+        OrderEvent lateCreate = event(OrderEventType.CREATE, failedFirst);
+
+        consumeBatch(List.of(create, earlyFail));
+        Deliveries.Delivered later = consumeBatch(List.of(fail, lateCreate));
+        consumeBatch(List.of(fail));
+
+        assertThat(later.acks).hasValue(1);
+        assertThat(progress(createdFirst)).isEqualTo("FAILED");
+        assertThat(Database.effects(create.messageKey())).isEqualTo(1);
+        assertThat(Database.effects(fail.messageKey())).as("compensated once, the duplicate skipped").isEqualTo(1);
+        assertThat(record(fail.messageKey())).containsEntry("outcome", "DONE");
+        // The compensation runs before the create too (undoing nothing; a text is still due), then blocks it.
+        assertThat(progress(failedFirst)).isEqualTo("FAILED_BEFORE_CREATE");
+        assertThat(Database.effects(earlyFail.messageKey())).isEqualTo(1);
+        assertThat(Database.effects(lateCreate.messageKey())).as("a create after its fail applies nothing").isZero();
+        assertThat(record(lateCreate.messageKey())).containsEntry("outcome", "REJECTED")
+                .containsEntry("outcome_reason", CancelBeforeCreateGuard.FAILED_BEFORE_CREATE);
     }
 
     @Test

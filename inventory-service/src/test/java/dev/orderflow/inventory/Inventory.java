@@ -19,6 +19,7 @@ import dev.orderflow.order.events.ConsumerReportParser;
 import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.order.events.OrderMessaging;
 
@@ -54,6 +55,12 @@ final class Inventory {
     static OrderEvent cancel(OrderEvent create) {
         return OrderEvent.of(OrderEventType.CANCEL, create.orderId(), create.customerId(), create.phone(),
                 create.items(), Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /** The fail event of the order, as order-service sends it once the order failed. */
+    static OrderEvent fail(OrderEvent create, String reason) {
+        return OrderEvent.failed(create.orderId(), create.customerId(), create.phone(), create.items(),
+                new OrderFailure("inventory", "business", reason), Instant.now().truncatedTo(ChronoUnit.MILLIS));
     }
 
     private static OrderEvent event(OrderEventType type, String orderId, Object... skuAndQuantity) {

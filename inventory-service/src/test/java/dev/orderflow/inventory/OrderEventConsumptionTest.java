@@ -159,6 +159,39 @@ class OrderEventConsumptionTest {
         assertThat(movements(create.orderId(), "RESTORE")).isZero();
     }
 
+    /**
+     * The compensation of a failed order: the rejected create deducted nothing, so its fail restores
+     * nothing and the stock is as it was; a fail consumed before its create leaves a tombstone and
+     * the late create deducts nothing. Each reported DONE once.
+     */
+    @Test
+    void aFailedOrderLeavesTheStockAsItWasWhicheverOfCreateAndFailComesFirst() {
+        String sku = newSku();
+        setStock(sku, 1);
+        OrderEvent rejected = create(newOrderId(), sku, 5);
+        OrderTopicSender.send(rejected);
+        awaitConsumed(rejected);
+        assertThat(outcome(rejected)).isEqualTo("REJECTED");
+        OrderEvent fail = Inventory.fail(rejected, "insufficient stock for " + sku);
+        OrderTopicSender.send(fail);
+        OrderTopicSender.send(fail);
+
+        OrderEvent lateCreate = create(newOrderId(), sku, 1);
+        OrderEvent earlyFail = Inventory.fail(lateCreate, "insufficient stock elsewhere");
+        OrderTopicSender.send(earlyFail);
+        awaitConsumed(earlyFail);
+        OrderTopicSender.send(lateCreate);
+        awaitConsumed(lateCreate);
+
+        assertThat(awaitSingleReport(fail).outcome()).isEqualTo(ConsumerReport.Outcome.DONE);
+        assertThat(awaitSingleReport(earlyFail).outcome()).isEqualTo(ConsumerReport.Outcome.DONE);
+        assertThat(outcome(lateCreate)).isEqualTo("REJECTED");
+        assertThat(Inventory.outcomeReason(lateCreate)).isEqualTo(CancelBeforeCreateGuard.FAILED_BEFORE_CREATE);
+        assertThat(available(sku)).isEqualTo(1);
+        assertThat(movements(rejected.orderId(), "DEDUCT") + movements(rejected.orderId(), "RESTORE")).isZero();
+        assertThat(movements(lateCreate.orderId(), "DEDUCT") + movements(lateCreate.orderId(), "RESTORE")).isZero();
+    }
+
     @Test
     void cancelBeforeCreateAppliesNothingEitherTime() {
         String sku = newSku();

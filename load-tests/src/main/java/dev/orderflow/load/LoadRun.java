@@ -231,7 +231,7 @@ public final class LoadRun {
             Set<String> expectedIds = new HashSet<>(acceptedIds);
             expectedIds.addAll(warmupIds);
             expectedIds.addAll(atRateIds);
-            Verdict verdict = Verdict.of(new Verdict.Expectations(expectedIds, List.of(), Set.copyOf(skus),
+            Verdict verdict = Verdict.of(new Verdict.Expectations(expectedIds, Set.of(), List.of(), Set.copyOf(skus),
                     OrderStream.INITIAL_STOCK), reconciler.read());
             int reconciliation = verdict.lost() + verdict.duplicated() + verdict.phantom() + verdict.wrongState()
                     + verdict.pending() + verdict.wrongDlq();

@@ -33,6 +33,7 @@ import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.points.messaging.OrderEventsConsumer;
@@ -102,6 +103,47 @@ class PointsTest {
 
     private double acked() {
         return metrics.get("rocketmq.messages.acked").tag("channel", "order-events").counter().count();
+    }
+
+    private static OrderEvent fail(OrderEvent create) {
+        return OrderEvent.failed(create.orderId(), create.customerId(), create.phone(), create.items(),
+                new OrderFailure("inventory", "business", "insufficient stock for SKU-1: 2 requested, 1 available"),
+                Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /**
+     * An order that failed takes back what its create credited, once, with a ledger entry that says
+     * why (net 0); its fail delivered twice reverses once; a fail consumed before its create leaves
+     * nothing to take back and the late create credits nothing.
+     */
+    @Test
+    void aFailedOrdersPointsAreTakenBackOnceWithTheReasonEvenWhenTheFailComesFirst() {
+        String customer = newCustomer();
+        OrderEvent create = create(customer, "12.50", 2);
+        OrderEvent failFirst = create(customer, "3.00", 1);
+
+        OrderTopicSender.send(create);
+        awaitConsumed(create);
+        assertThat(balance(customer)).isEqualTo(25);
+        OrderTopicSender.send(fail(create));
+        OrderTopicSender.send(fail(create));
+        OrderTopicSender.send(fail(failFirst));
+        awaitConsumed(fail(failFirst));
+        OrderTopicSender.send(failFirst);
+
+        assertThat(awaitSingleReport(fail(create)).outcome()).isEqualTo(ConsumerReport.Outcome.DONE);
+        assertThat(awaitSingleReport(failFirst).outcome()).isEqualTo(ConsumerReport.Outcome.REJECTED);
+        assertThat(outcome(failFirst)).isEqualTo("REJECTED: " + CancelBeforeCreateGuard.FAILED_BEFORE_CREATE);
+        assertThat(balance(customer)).as("net 0 for both orders").isZero();
+        assertThat(ledger(create, "ORDER_CREDIT")).isEqualTo(1);
+        assertThat(ledger(create, "ORDER_FAILURE_REVERSAL")).isEqualTo(1);
+        assertThat(ledger(create, "ORDER_REVERSAL")).isZero();
+        assertThat(CommittedState.rows("select points, note from points_ledger where order_id = ? and reason = ?",
+                create.orderId(), "ORDER_FAILURE_REVERSAL").get(0))
+                .containsEntry("points", -25L)
+                .containsEntry("note", "inventory business: insufficient stock for SKU-1: 2 requested, 1 available");
+        assertThat(CommittedState.number("select count(*) from points_ledger where order_id = ?", failFirst.orderId()))
+                .as("nothing credited, nothing reversed").isZero();
     }
 
     @Test

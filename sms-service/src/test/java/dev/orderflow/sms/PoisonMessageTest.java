@@ -6,6 +6,7 @@ import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
+import static dev.orderflow.sms.SmsTestEvents.sendCreateOfACompletedOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,7 +43,7 @@ class PoisonMessageTest {
         String phone = newPhone();
 
         OrderTopicSender.sendRaw(POISON_BODY, "create", poisonKey);
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
 
         awaitStatus(orderId + ":create", "SENT");
         await().atMost(DELIVERY).until(() -> !dlq.withKey(poisonKey).isEmpty());

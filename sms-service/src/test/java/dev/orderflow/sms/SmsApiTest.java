@@ -4,11 +4,12 @@ import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
+import static dev.orderflow.sms.SmsTestEvents.sendCreateOfACompletedOrder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
-import static org.hamcrest.Matchers.containsString;
 
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ class SmsApiTest {
     void listsTheTextsOfAnOrderOldestFirst() throws Exception {
         String orderId = newOrderId();
         String phone = newPhone();
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
         awaitStatus(orderId + ":create", "SENT");
         OrderTopicSender.send(event(OrderEventType.CANCEL, orderId, phone));
         awaitStatus(orderId + ":cancel", "SENT");
@@ -65,7 +66,7 @@ class SmsApiTest {
     void showsAFailedTextWithoutSentAt() throws Exception {
         String orderId = newOrderId();
         gateway.script(orderId + ":create", Answer.badRequest());
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, newPhone()));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, newPhone()));
         awaitStatus(orderId + ":create", "FAILED");
 
         given().queryParam("orderId", orderId).get("/sms").then().statusCode(200)

@@ -6,6 +6,7 @@ import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
+import static dev.orderflow.sms.SmsTestEvents.sendCreateOfACompletedOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
-import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.sms.FakeSmsGateway.Answer;
 import dev.orderflow.sms.FakeSmsGateway.Call;
@@ -42,7 +42,7 @@ class SmsDispatchTest {
         String phone = newPhone();
         OrderEvent created = event(OrderEventType.CREATE, orderId, phone);
 
-        OrderTopicSender.send(created);
+        sendCreateOfACompletedOrder(created);
 
         String key = orderId + ":create";
         OutboxRow row = awaitStatus(key, "SENT");
@@ -67,7 +67,7 @@ class SmsDispatchTest {
         long ackedBefore = ConsumedMessages.acked();
 
         for (int i = 0; i < 10; i++) {
-            OrderTopicSender.send(created);
+            sendCreateOfACompletedOrder(created);
         }
 
         await().atMost(DELIVERY).until(() -> ConsumedMessages.acked() >= ackedBefore + 10);
@@ -90,7 +90,7 @@ class SmsDispatchTest {
             String phone = newPhone();
             orderIds.add(orderId);
             phones.add(phone);
-            OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+            sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
         }
 
         for (int i = 0; i < orderIds.size(); i++) {
@@ -110,7 +110,7 @@ class SmsDispatchTest {
         String key = orderId + ":create";
         gateway.script(key, Answer.serverError(), Answer.serverError());
 
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "SENT");
         assertThat(row.attempts()).isEqualTo(3);
@@ -129,7 +129,7 @@ class SmsDispatchTest {
         // know the text went out, so it retries, and the provider recognises the key.
         gateway.script(key, Answer.textsButAnswersAfter(2500));
 
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "SENT");
         assertThat(row.attempts()).isEqualTo(2);
@@ -144,7 +144,7 @@ class SmsDispatchTest {
         String key = orderId + ":create";
         gateway.script(key, Answer.badRequest());
 
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "FAILED");
         assertThat(row.attempts()).isEqualTo(1);
@@ -164,7 +164,7 @@ class SmsDispatchTest {
         gateway.script(key, Answer.serverError(), Answer.serverError(), Answer.serverError(), Answer.serverError(),
                 Answer.serverError(), Answer.serverError());
 
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
 
         OutboxRow row = awaitStatus(key, "FAILED");
         assertThat(row.attempts()).isEqualTo(5);

@@ -4,6 +4,7 @@ import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
+import static dev.orderflow.sms.SmsTestEvents.sendCreateOfACompletedOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,7 +55,7 @@ class SmsSentRecordingTest {
     void aTextAcceptedAloneIsRecordedSentByItsOwnSweepAfterTheRecordDelay() {
         String orderId = newOrderId();
         String phone = newPhone();
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
         String key = orderId + ":create";
 
         await().atMost(SmsTestEvents.DELIVERY).alias("text accepted").until(() -> accepted(phone));
@@ -69,7 +70,7 @@ class SmsSentRecordingTest {
     void aTextsSentIsRecordedWithTheNextTextsClaimWithinTheRecordDelay() {
         String firstOrder = newOrderId();
         String firstPhone = newPhone();
-        OrderTopicSender.send(event(OrderEventType.CREATE, firstOrder, firstPhone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, firstOrder, firstPhone));
         String firstKey = firstOrder + ":create";
         await().atMost(SmsTestEvents.DELIVERY).alias("first text accepted").until(() -> accepted(firstPhone));
         long acceptedAt = System.nanoTime();
@@ -77,7 +78,7 @@ class SmsSentRecordingTest {
 
         String secondOrder = newOrderId();
         String secondPhone = newPhone();
-        OrderTopicSender.send(event(OrderEventType.CREATE, secondOrder, secondPhone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, secondOrder, secondPhone));
         awaitStatus(firstKey, "SENT");
         // Recorded by the sweep the second text's commit woke, well before the first's own sweep at 3 s.
         assertThat(Duration.ofNanos(System.nanoTime() - acceptedAt)).as("first SENT recorded with the second's claim")
@@ -96,7 +97,7 @@ class SmsSentRecordingTest {
         String cancelKey = orderId + ":cancel";
         // Refused after 2 s; meanwhile the cancellation notice is recorded, not due while its confirmation is PENDING.
         gateway.script(createKey, new Answer(400, false, 2000));
-        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, phone));
+        sendCreateOfACompletedOrder(event(OrderEventType.CREATE, orderId, phone));
         await().atMost(SmsTestEvents.DELIVERY).until(() -> !gateway.callsWithKey(createKey).isEmpty());
         OrderTopicSender.send(event(OrderEventType.CANCEL, orderId, phone));
         await().atMost(SmsTestEvents.DELIVERY).until(() -> SmsDatabase.outboxRow(cancelKey) != null);

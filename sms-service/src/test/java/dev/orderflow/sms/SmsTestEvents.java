@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 
+import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.ConsumerReportParser;
@@ -15,6 +17,8 @@ import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.order.events.OrderOutcome;
 
 /** Order events for the SMS tests, and the sms consumer's reports about them. */
 final class SmsTestEvents {
@@ -53,6 +57,21 @@ final class SmsTestEvents {
         await().atMost(DELIVERY).until(() -> !reports(orderId, type).isEmpty());
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> reports(orderId, type).size() == 1);
         return reports(orderId, type).get(0);
+    }
+
+    /**
+     * Sends the create of an order that completes: the create, then, once its confirmation is
+     * recorded (HELD), the COMPLETED outcome the status service publishes, which releases it.
+     */
+    static void sendCreateOfACompletedOrder(OrderEvent create) {
+        OrderTopicSender.send(create);
+        complete(create.orderId());
+    }
+
+    /** The COMPLETED outcome of an order whose confirmation this service holds (sent once it is recorded). */
+    static void complete(String orderId) {
+        awaitStatus(OrderMessaging.messageKey(orderId, OrderEventType.CREATE), "HELD");
+        OrderTopicSender.send(OrderOutcome.completed(orderId, Instant.now().truncatedTo(ChronoUnit.MILLIS)));
     }
 
     /** Waits until the outbox row with this business key has {@code status}; returns it. */

@@ -150,19 +150,23 @@ class OrderStatusFlowTest {
     }
 
     @Test
-    void aSystemDeadLetterInTheInventoryDlqFailsTheOrder() {
+    void aSystemDeadLetterInTheInventoryDlqPutsTheOrderInAttentionUncompensated() {
         String orderId = newOrderId();
         StatusBroker.sendCreate(orderId);
         StatusBroker.done(orderId, OrderEventType.CREATE, "sms");
         StatusBroker.done(orderId, OrderEventType.CREATE, "points");
         StatusBroker.deadLetter(OrderMessaging.INVENTORY_GROUP, orderId, "system",
                 "SQLTransientConnectionException: connection refused");
-        awaitState(orderId, "FAILED");
+        awaitState(orderId, "ATTENTION");
         get(orderId).then()
                 .body("consumers.inventory", equalTo("DEAD_LETTERED"))
                 .body("failure.consumer", equalTo("inventory"))
                 .body("failure.class", equalTo("system"))
-                .body("failure.reason", equalTo("SQLTransientConnectionException: connection refused"));
+                .body("failure.reason", equalTo("SQLTransientConnectionException: connection refused"))
+                .body("compensation", nullValue());
+        // Not decided: no outcome published for it, nothing to compensate.
+        assertThat(StatusDatabase.count("select count(*) from order_message_consume_status where order_id = ?"
+                + " and failed_at is null and completed_at is null", orderId)).isEqualTo(1);
         assertThat(StatusDatabase.consumeRecords("status_dlq_inventory", "dlq:inventory_group:" + orderId + ":create"))
                 .isEqualTo(1);
     }
@@ -333,7 +337,9 @@ class OrderStatusFlowTest {
         assertThat(page.getString("orders.find { it.orderId == '" + failed + "' }.failure.consumer")).isEqualTo("points");
 
         JsonPath summary = given().get("/status/summary").then().statusCode(200).extract().jsonPath();
-        assertThat(summary.getMap("counts")).containsOnlyKeys("PENDING", "COMPLETED", "FAILED", "CANCELLED");
+        assertThat(summary.getMap("counts")).containsOnlyKeys("PENDING", "COMPLETED", "FAILED", "CANCELLED",
+                "ATTENTION");
+        assertThat(summary.getLong("compensationsPending")).as("the failed order is not compensated yet").isGreaterThanOrEqualTo(1);
         assertThat(summary.getLong("counts.COMPLETED")).isGreaterThanOrEqualTo(1);
         assertThat(summary.getLong("counts.FAILED")).isGreaterThanOrEqualTo(1);
         assertThat(summary.getString("latency.window")).isEqualTo("PT15M");

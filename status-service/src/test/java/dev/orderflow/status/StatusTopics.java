@@ -9,6 +9,7 @@ import org.apache.rocketmq.common.topic.TopicValidator;
 
 import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import io.quarkus.test.common.DevServicesContext;
@@ -24,7 +25,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 public class StatusTopics implements QuarkusTestResourceLifecycleManager, DevServicesContext.ContextAware {
 
     /** Every %DLQ% a test may write to: the default required consumers' groups. */
-    static final List<String> TOPICS = List.of(OrderMessaging.TOPIC, ConsumerReports.TOPIC,
+    static final List<String> TOPICS = List.of(OrderMessaging.TOPIC, ConsumerReports.TOPIC, OrderOutcome.TOPIC,
             RocketMQDeadLetters.dlqTopic(OrderMessaging.INVENTORY_GROUP), RocketMQDeadLetters.dlqTopic(OrderMessaging.SMS_GROUP),
             RocketMQDeadLetters.dlqTopic(OrderMessaging.POINTS_GROUP));
 

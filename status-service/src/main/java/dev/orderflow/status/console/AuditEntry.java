@@ -15,7 +15,7 @@ public class AuditEntry {
 
     /** What was done. */
     public enum Action {
-        REQUEST, APPROVE, REJECT, SEND
+        REQUEST, APPROVE, REJECT, SEND, ABANDON
     }
 
     public Long id;

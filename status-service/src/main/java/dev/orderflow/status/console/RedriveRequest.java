@@ -10,10 +10,20 @@ import javax.sql.DataSource;
 
 import dev.orderflow.sql.BatchSql;
 
-/** A re-drive of one dead letter (table {@code console_redrive_request}). */
+/** A re-drive of one dead letter, or the abandon of its order (table {@code console_redrive_request}). */
 public class RedriveRequest {
 
+    /** What the request asks for. */
+    public enum Action {
+        /** Send the dead letter to its group's retry topic. */
+        REDRIVE,
+        /** Give the order up: decide it FAILED and compensate it (never sends the dead letter). */
+        ABANDON
+    }
+
     public Long id;
+
+    public Action action = Action.REDRIVE;
 
     public String consumer;
 
@@ -50,10 +60,10 @@ public class RedriveRequest {
 
     /** Inserts the new request (in the caller's transaction) and sets its {@link #id}. */
     void insert(DataSource dataSource) {
-        id = BatchSql.insertReturningIds(dataSource, TABLE, List.of("consumer", "consumer_group", "dlq_message_id",
-                "message_key", "status", "requested_by", "requested_at", "comment", "original_body", "corrected_body"),
-                List.of(Arrays.asList(consumer, consumerGroup, dlqMessageId, messageKey, status, requestedBy,
-                        requestedAt, comment, originalBody, correctedBody)), "id").get(0);
+        id = BatchSql.insertReturningIds(dataSource, TABLE, List.of("action", "consumer", "consumer_group",
+                "dlq_message_id", "message_key", "status", "requested_by", "requested_at", "comment", "original_body",
+                "corrected_body"), List.of(Arrays.asList(action, consumer, consumerGroup, dlqMessageId, messageKey,
+                        status, requestedBy, requestedAt, comment, originalBody, correctedBody)), "id").get(0);
     }
 
     /** Writes what a decision or a send changes (the rest never changes after {@link #insert}). */
@@ -67,6 +77,7 @@ public class RedriveRequest {
     static RedriveRequest read(ResultSet row) throws SQLException {
         RedriveRequest request = new RedriveRequest();
         request.id = row.getLong("id");
+        request.action = Action.valueOf(row.getString("action"));
         request.consumer = row.getString("consumer");
         request.consumerGroup = row.getString("consumer_group");
         request.dlqMessageId = row.getString("dlq_message_id");

@@ -65,6 +65,7 @@ public class Reconciler {
 
     private static final Logger LOG = Logger.getLogger(Reconciler.class);
     private static final String CANCELLED = "CANCELLED";
+    private static final String FAILED = "FAILED";
 
     private final ReconciliationSources sources;
     private final ReconciliationConfig config;
@@ -200,6 +201,11 @@ public class Reconciler {
             return CANCELLED.equals(order.status());
         }
 
+        /** A FAILED order: its effects are compensated (the fail event), whatever its consumers did with the create. */
+        boolean failed() {
+            return FAILED.equals(order.status());
+        }
+
         /** Missing effects of the create count once the order is older than the settle time. */
         boolean createSettled() {
             return order.createdAt().isBefore(settledBefore);
@@ -253,9 +259,9 @@ public class Reconciler {
         }
         deducts.keySet().stream().filter(sku -> !ordered.containsKey(sku)).sorted().forEach(sku -> check.add(
                 FindingKind.WRONG_AMOUNT, INVENTORY, "DEDUCT of " + sku + ", which the order does not contain"));
-        if (!check.cancelled()) {
+        if (!check.cancelled() && !check.failed()) {
             restores.keySet().stream().sorted().forEach(sku -> check.add(FindingKind.EFFECT_WITHOUT_ORDER, INVENTORY,
-                    "RESTORE of " + sku + " although the order is not cancelled"));
+                    "RESTORE of " + sku + " although the order is neither cancelled nor failed"));
             return;
         }
         for (Map.Entry<String, List<StockMovementRow>> deduct : deducts.entrySet()) {
@@ -263,7 +269,8 @@ public class Reconciler {
             long deductedUnits = deduct.getValue().get(0).quantity();
             if (restored.isEmpty()) {
                 if (check.cancelSettled()) {
-                    check.missing(INVENTORY, "cancelled, but no RESTORE of " + deduct.getKey());
+                    check.missing(INVENTORY, (check.failed() ? "failed" : "cancelled") + ", but no RESTORE of "
+                            + deduct.getKey());
                 }
             } else if (restored.size() > 1) {
                 check.add(FindingKind.DUPLICATE_EFFECT, INVENTORY, restored.size() + " RESTORE rows for "
@@ -277,7 +284,14 @@ public class Reconciler {
 
     private void checkPoints(OrderCheck check, List<PointsLedgerRow> rows) {
         List<PointsLedgerRow> credits = rows.stream().filter(r -> "ORDER_CREDIT".equals(r.reason())).toList();
-        List<PointsLedgerRow> reversals = rows.stream().filter(r -> "ORDER_REVERSAL".equals(r.reason())).toList();
+        // A cancel's reversal, or for a failed order its compensation: the same points taken back, once.
+        String reversalReason = check.failed() ? "ORDER_FAILURE_REVERSAL" : "ORDER_REVERSAL";
+        String otherReason = check.failed() ? "ORDER_REVERSAL" : "ORDER_FAILURE_REVERSAL";
+        List<PointsLedgerRow> reversals = rows.stream().filter(r -> reversalReason.equals(r.reason())).toList();
+        if (rows.stream().anyMatch(r -> otherReason.equals(r.reason()))) {
+            check.add(FindingKind.EFFECT_WITHOUT_ORDER, POINTS, otherReason + " although the order is "
+                    + check.order().status());
+        }
         long expected = check.order().amount().multiply(config.pointsRate()).setScale(0, RoundingMode.FLOOR)
                 .longValueExact();
         if (credits.isEmpty()) {
@@ -290,7 +304,7 @@ public class Reconciler {
             check.add(FindingKind.WRONG_AMOUNT, POINTS, "ORDER_CREDIT of " + credits.get(0).points()
                     + " points, expected " + expected);
         }
-        if (!check.cancelled()) {
+        if (!check.cancelled() && !check.failed()) {
             if (!reversals.isEmpty()) {
                 check.add(FindingKind.EFFECT_WITHOUT_ORDER, POINTS,
                         "ORDER_REVERSAL although the order is not cancelled");
@@ -303,12 +317,13 @@ public class Reconciler {
         long credited = credits.get(0).points();
         if (reversals.isEmpty()) {
             if (check.cancelSettled()) {
-                check.missing(POINTS, "cancelled, but no ORDER_REVERSAL of " + credited + " points");
+                check.missing(POINTS, (check.failed() ? "failed" : "cancelled") + ", but no " + reversalReason + " of "
+                        + credited + " points");
             }
         } else if (reversals.size() > 1) {
-            check.add(FindingKind.DUPLICATE_EFFECT, POINTS, reversals.size() + " ORDER_REVERSAL entries");
+            check.add(FindingKind.DUPLICATE_EFFECT, POINTS, reversals.size() + " " + reversalReason + " entries");
         } else if (reversals.get(0).points() != -credited) {
-            check.add(FindingKind.WRONG_AMOUNT, POINTS, "ORDER_REVERSAL of " + reversals.get(0).points()
+            check.add(FindingKind.WRONG_AMOUNT, POINTS, reversalReason + " of " + reversals.get(0).points()
                     + " points, credited " + credited);
         }
     }
@@ -316,6 +331,22 @@ public class Reconciler {
     private static void checkSms(OrderCheck check, List<SmsRow> rows) {
         long confirmations = rows.stream().filter(r -> "CREATE".equalsIgnoreCase(r.eventType())).count();
         long notices = rows.stream().filter(r -> "CANCEL".equalsIgnoreCase(r.eventType())).count();
+        long failureTexts = rows.stream().filter(r -> "FAIL".equalsIgnoreCase(r.eventType())).count();
+        if (check.failed()) {
+            // Never confirmed (the confirmation withdrawn, or never recorded when the fail came first); one failure text.
+            if (rows.stream().anyMatch(r -> "CREATE".equalsIgnoreCase(r.eventType()) && "SENT".equals(r.status()))) {
+                check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS, "confirmation sent although the order failed");
+            }
+            if (failureTexts == 0 && check.cancelSettled() && check.cancelTextKept()) {
+                check.missing(SMS, "failed, but no failure text (sms_outbox FAIL)");
+            } else if (failureTexts > 1) {
+                check.add(FindingKind.DUPLICATE_EFFECT, SMS, failureTexts + " failure texts");
+            }
+            return;
+        }
+        if (failureTexts > 0) {
+            check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS, "failure text although the order did not fail");
+        }
         if (confirmations == 0 && check.createSettled() && check.createTextKept()) {
             check.missing(SMS, "no confirmation text (sms_outbox CREATE)");
         } else if (confirmations > 1) {

@@ -47,8 +47,8 @@ public class ReconciliationSources {
     public record PointsLedgerRow(String orderId, String reason, long points) {
     }
 
-    /** An sms_outbox row: a text decided for the order's CREATE or CANCEL. */
-    public record SmsRow(String orderId, String eventType) {
+    /** An sms_outbox row: a text decided for the order's CREATE, CANCEL or FAIL, and where it stands. */
+    public record SmsRow(String orderId, String eventType, String status) {
     }
 
     /** A consumer's outcome of an order event as this service recorded it (DONE | REJECTED | DEAD_LETTERED). */
@@ -106,8 +106,8 @@ public class ReconciliationSources {
     }
 
     public List<SmsRow> smsOutbox(Collection<String> orderIds) {
-        return queryIn(sms, "select order_id, event_type from sms_outbox where order_id in (%s)", orderIds,
-                rs -> new SmsRow(rs.getString(1), rs.getString(2)));
+        return queryIn(sms, "select order_id, event_type, status from sms_outbox where order_id in (%s)", orderIds,
+                rs -> new SmsRow(rs.getString(1), rs.getString(2), rs.getString(3)));
     }
 
     public List<OutcomeRow> outcomes(Collection<String> orderIds) {
