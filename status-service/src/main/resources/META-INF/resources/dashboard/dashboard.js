@@ -3,7 +3,7 @@
 // Basic credentials entered in the form and kept in memory only (gone on reload).
 'use strict';
 
-const STATES = ['PENDING', 'FAILED', 'COMPLETED', 'CANCELLED'];
+const STATES = ['PENDING', 'ATTENTION', 'FAILED', 'COMPLETED', 'CANCELLED'];
 const RECENT_ORDERS = 30;
 const REFRESH_MS = 5000;
 let credentials = null; // {user, header}
@@ -54,14 +54,17 @@ async function loadOrders() {
     const orders = pages.flat().sort((a, b) => (b.createdAt || '').localeCompare(a.createdAt || '')).slice(0, RECENT_ORDERS);
     const consumers = [...new Set(orders.flatMap((o) => Object.keys(o.consumers)))];
     $('orders-table').tHead.replaceChildren(el('tr', {}, el('th', {}, 'order'), el('th', {}, 'state'),
-      el('th', {}, 'created'), consumers.map((c) => el('th', {}, c)), el('th', {}, 'failure')));
+      el('th', {}, 'created'), consumers.map((c) => el('th', {}, c)), el('th', {}, 'failure'),
+      el('th', {}, 'compensation')));
     $('orders-table').tBodies[0].replaceChildren(...orders.map((o) => el('tr', { 'data-order-id': o.orderId },
       el('td', {}, o.orderId),
       el('td', {}, el('span', { class: `cell state-${o.state}` }, o.state)),
       el('td', {}, o.createdAt),
       consumers.map((c) => el('td', { 'data-consumer': c, class: `cell state-${o.consumers[c] || 'PENDING'}`,
         title: `${c}: ${o.consumers[c] || 'PENDING'}` }, o.consumers[c] || '')),
-      el('td', {}, o.failure ? `${o.failure.consumer} ${o.failure.class}: ${o.failure.reason}` : ''))));
+      el('td', {}, o.failure ? `${o.failure.consumer} ${o.failure.class}: ${o.failure.reason}` : ''),
+      el('td', { class: 'compensation' }, o.compensation
+        ? Object.entries(o.compensation).map(([c, s]) => `${c} ${s}`).join(', ') : ''))));
     $('orders-updated').textContent = `(${orders.length}, ${new Date().toISOString()})`;
     say('orders-message', orders.length ? '' : 'no orders yet');
   } catch (e) {
@@ -188,11 +191,25 @@ async function requestRedrive() {
   await refreshAdmin();
 }
 
+// Gives up the order of one dead-lettered create: decided FAILED and compensated once a second person approves.
+async function requestAbandon() {
+  const ids = [...document.querySelectorAll('#console-table input.select:checked')].map((c) => c.value);
+  if (ids.length !== 1) { say('console-message', 'select exactly one entry (the create of the order to abandon)'); return; }
+  const reason = $('redrive-comment').value.trim();
+  if (!reason) { say('console-message', 'say why in the comment: it becomes the order\'s failure reason'); return; }
+  const r = await api(`/admin/dlq/${encodeURIComponent(consoleConsumer)}/abandon-requests`,
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ dlqMessageIds: ids, comment: reason }) });
+  if (!r.ok) { say('console-message', await problemText(r)); return; }
+  const created = await r.json();
+  say('console-message', `abandon request ${created.id}: ${created.status}`, true);
+  await refreshAdmin();
+}
+
 async function loadRequests() {
   const r = await api('/admin/redrive-requests?limit=50');
   if (!r.ok) { say('requests-message', await problemText(r)); return; }
   $('requests-table').tBodies[0].replaceChildren(...(await r.json()).map((q) => el('tr', { 'data-request-id': q.id },
-    el('td', {}, q.id), el('td', {}, q.consumer), el('td', {}, q.messageKey),
+    el('td', {}, q.id), el('td', { class: 'request-action' }, q.action), el('td', {}, q.consumer), el('td', {}, q.messageKey),
     el('td', { class: 'request-status' }, q.status), el('td', {}, q.requestedBy),
     el('td', {}, q.approvedBy || q.rejectedBy || ''), el('td', {}, q.comment || q.failure || ''),
     el('td', {}, q.status === 'PENDING_APPROVAL'
@@ -232,6 +249,7 @@ function route() {
 $('login-form').addEventListener('submit', login);
 $('logout-button').addEventListener('click', () => setLoggedIn(null));
 $('request-redrive').addEventListener('click', requestRedrive);
+$('request-abandon').addEventListener('click', requestAbandon);
 window.addEventListener('hashchange', route);
 setLoggedIn(null);
 route();

@@ -67,12 +67,12 @@ class BatchedReportsTest {
 
     @Test
     void aBatchWithEveryReportOfTwoOrdersCompletesBothAndFailsOnlyTheBadElement() {
-        String first = OrderStatusFlowTest.newOrderId();
-        String second = OrderStatusFlowTest.newOrderId();
+        String first = StatusClient.newOrderId();
+        String second = StatusClient.newOrderId();
         StatusBroker.sendCreate(first);
         StatusBroker.sendCreate(second);
-        OrderStatusFlowTest.awaitState(first, "PENDING");
-        OrderStatusFlowTest.awaitState(second, "PENDING");
+        StatusClient.awaitState(first, "PENDING");
+        StatusClient.awaitState(second, "PENDING");
         Instant now = Instant.now();
         String overlong = "X".repeat(65);
         List<ConsumerReport> reports = List.of(
@@ -90,7 +90,7 @@ class BatchedReportsTest {
         assertThat(settled.get()).isInstanceOf(RocketMQBatchFailure.class);
         assertThat(((RocketMQBatchFailure) settled.get()).failures()).containsOnlyKeys(3);
         for (String orderId : List.of(first, second)) {
-            OrderStatusFlowTest.get(orderId).then().statusCode(200)
+            StatusClient.get(orderId).then().statusCode(200)
                     .body("state", org.hamcrest.Matchers.equalTo("COMPLETED"));
             assertThat(StatusDatabase.count("select count(*) from order_consumer_outcome where order_id = ?", orderId))
                     .isEqualTo(3);
@@ -101,10 +101,10 @@ class BatchedReportsTest {
 
     @Test
     void aBatchThatChangesAnOrderSeveralTimesLeavesItsLastStateAndItsFirstFailure() {
-        String failing = OrderStatusFlowTest.newOrderId();
-        String unopened = OrderStatusFlowTest.newOrderId();
+        String failing = StatusClient.newOrderId();
+        String unopened = StatusClient.newOrderId();
         StatusBroker.sendCreate(failing);
-        OrderStatusFlowTest.awaitState(failing, "PENDING");
+        StatusClient.awaitState(failing, "PENDING");
         Instant occurredAt = Instant.parse("2026-11-29T10:15:30.123Z");
         List<ConsumerReport> reports = List.of(
                 ConsumerReport.done(unopened, OrderEventType.CREATE, "inventory", occurredAt),
@@ -121,7 +121,7 @@ class BatchedReportsTest {
 
         assertThat(settled.get()).isEqualTo("acked");
         // Three changes of one order in one batch: the first failure is the one that stays.
-        OrderStatusFlowTest.get(failing).then().statusCode(200)
+        StatusClient.get(failing).then().statusCode(200)
                 .body("state", org.hamcrest.Matchers.equalTo("FAILED"))
                 .body("consumers.sms", org.hamcrest.Matchers.equalTo("DONE"))
                 .body("consumers.inventory", org.hamcrest.Matchers.equalTo("REJECTED"))
@@ -131,11 +131,11 @@ class BatchedReportsTest {
         assertThat(StatusDatabase.count("select count(*) from order_consumer_outcome where order_id = ?"
                 + " and occurred_at = '2026-11-29 10:15:30.123'", failing)).isEqualTo(3);
         // Reports before the create: the order's row exists, unopened, with every outcome.
-        OrderStatusFlowTest.get(unopened).then().statusCode(404);
+        StatusClient.get(unopened).then().statusCode(404);
         assertThat(StatusDatabase.count("select count(*) from order_consumer_outcome where order_id = ?", unopened))
                 .isEqualTo(3);
         StatusBroker.sendCreate(unopened);
-        OrderStatusFlowTest.awaitState(unopened, "COMPLETED");
+        StatusClient.awaitState(unopened, "COMPLETED");
     }
 
     /**
@@ -152,13 +152,13 @@ class BatchedReportsTest {
             statement.execute("delete from order_consumer_outcome");
             statement.execute("delete from order_message_consume_status");
         }
-        String held = OrderStatusFlowTest.newOrderId();
+        String held = StatusClient.newOrderId();
         StatusBroker.sendCreate(held);
-        OrderStatusFlowTest.awaitState(held, "PENDING");
+        StatusClient.awaitState(held, "PENDING");
         // Statistics as a new deployment's: a table of a row or two.
         CommittedState.rows("analyze table order_message_consume_status");
         Instant now = Instant.now();
-        List<String> orders = IntStream.range(0, 60).mapToObj(i -> OrderStatusFlowTest.newOrderId()).toList();
+        List<String> orders = IntStream.range(0, 60).mapToObj(i -> StatusClient.newOrderId()).toList();
         List<ConsumerReport> reports = orders.stream()
                 .map(orderId -> ConsumerReport.done(orderId, OrderEventType.CREATE, "inventory", now)).toList();
         AtomicReference<Object> settled = new AtomicReference<>();

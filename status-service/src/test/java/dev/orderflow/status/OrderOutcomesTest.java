@@ -1,9 +1,11 @@
 package dev.orderflow.status;
 
-import static dev.orderflow.status.OrderStatusFlowTest.allDone;
-import static dev.orderflow.status.OrderStatusFlowTest.awaitState;
-import static dev.orderflow.status.OrderStatusFlowTest.get;
-import static dev.orderflow.status.OrderStatusFlowTest.newOrderId;
+import static dev.orderflow.status.StatusClient.allDone;
+import static dev.orderflow.status.StatusClient.awaitOutcome;
+import static dev.orderflow.status.StatusClient.awaitState;
+import static dev.orderflow.status.StatusClient.get;
+import static dev.orderflow.status.StatusClient.newOrderId;
+import static dev.orderflow.status.StatusClient.outcomes;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,17 +14,14 @@ import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderOutcome;
-import dev.orderflow.order.events.OrderOutcomeJson;
 import dev.orderflow.order.events.OrderMessaging;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -159,22 +158,6 @@ class OrderOutcomesTest {
         awaitState(orderId, "CANCELLED");
         awaitOutcome(orderId, OrderOutcome.Outcome.CANCELLED);
         get(orderId).then().body("failure", nullValue()).body("compensation", nullValue());
-    }
-
-    private static OrderOutcome awaitOutcome(String orderId, OrderOutcome.Outcome outcome) {
-        await("the " + outcome + " outcome of " + orderId).atMost(ARRIVAL)
-                .until(() -> outcomes(orderId).stream().anyMatch(o -> o.outcome() == outcome));
-        return outcomes(orderId).stream().filter(o -> o.outcome() == outcome).findFirst().orElseThrow();
-    }
-
-    /** The outcomes of {@code orderId} on order_outcome_topic, KEYS and tag checked against the body. */
-    private static List<OrderOutcome> outcomes(String orderId) {
-        return TopicProbe.of(OrderOutcome.TOPIC).withKeyPrefix(orderId + ":").stream().map(received -> {
-            OrderOutcome outcome = OrderOutcomeJson.parse(received.body());
-            assertThat(received.keys()).isEqualTo(outcome.messageKey());
-            assertThat(received.tags()).isEqualTo(outcome.tag());
-            return outcome;
-        }).toList();
     }
 
     /** An outcome decided after the ones a test looked at reached the topic: the relay passed them. */

@@ -1,5 +1,9 @@
 package dev.orderflow.status;
 
+import static dev.orderflow.status.StatusClient.allDone;
+import static dev.orderflow.status.StatusClient.awaitState;
+import static dev.orderflow.status.StatusClient.get;
+import static dev.orderflow.status.StatusClient.newOrderId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,13 +15,11 @@ import static org.hamcrest.Matchers.nullValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.order.events.ConsumerReport;
-import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
 import io.quarkus.test.common.WithTestResource;
@@ -34,30 +36,8 @@ import io.restassured.response.Response;
 @WithTestResource(StatusTopics.class)
 class OrderStatusFlowTest {
 
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    private static final String ISO_MILLIS = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
     private static final Duration ARRIVAL = Duration.ofSeconds(30);
-
-    static String newOrderId() {
-        return "ST" + Long.toString(System.currentTimeMillis(), 36).toUpperCase() + "-" + SEQUENCE.incrementAndGet();
-    }
-
-    static Response get(String orderId) {
-        return given().get("/orders/{orderId}/status", orderId);
-    }
-
-    static JsonPath awaitState(String orderId, String state) {
-        await().atMost(ARRIVAL).pollInterval(Duration.ofMillis(200))
-                .until(() -> {
-                    Response response = get(orderId);
-                    return response.statusCode() == 200 && state.equals(response.jsonPath().getString("state"));
-                });
-        return get(orderId).jsonPath();
-    }
-
-    static void allDone(String orderId, OrderEventType type) {
-        ConsumerReports.CONSUMERS.forEach(c -> StatusBroker.done(orderId, type, c));
-    }
+    private static final String ISO_MILLIS = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
 
     @Test
     void createThenThreeDoneReportsCompletesTheOrder() {

@@ -38,13 +38,13 @@ class TwoRequiredConsumersTest {
 
     @Test
     void anOrderCompletesOnceTheTwoRequiredConsumersAreDone() {
-        String orderId = OrderStatusFlowTest.newOrderId();
+        String orderId = StatusClient.newOrderId();
         StatusBroker.sendCreate(orderId);
         StatusBroker.done(orderId, OrderEventType.CREATE, "inventory");
-        OrderStatusFlowTest.awaitState(orderId, "PENDING");
+        StatusClient.awaitState(orderId, "PENDING");
         StatusBroker.done(orderId, OrderEventType.CREATE, "sms");
 
-        JsonPath completed = OrderStatusFlowTest.awaitState(orderId, "COMPLETED");
+        JsonPath completed = StatusClient.awaitState(orderId, "COMPLETED");
         assertThat(completed.getMap("consumers")).containsExactly(Map.entry("inventory", "DONE"), Map.entry("sms", "DONE"));
         assertThat(completed.getString("completedAt")).isNotNull();
 

@@ -21,7 +21,7 @@ import io.quarkus.security.identity.SecurityIdentity;
 
 /**
  * The DLQ console's API (HTTP Basic; roles in {@link AdminRoles}). Reads admit every role;
- * requesting a re-drive needs {@code operator}, approving or rejecting {@code approver}.
+ * requesting a re-drive or an abandon needs {@code operator}, approving or rejecting {@code approver}.
  */
 @Path("/admin")
 @Produces(MediaType.APPLICATION_JSON)
@@ -62,6 +62,15 @@ public class DlqConsoleResource {
     @RolesAllowed(AdminRoles.OPERATOR)
     public Response requestRedrive(@PathParam("consumer") String consumer, RedriveRequestInput input) {
         return Response.status(Response.Status.CREATED).entity(redrives.request(consumer, input, user())).build();
+    }
+
+    /** Asks to give up the order of a dead-lettered create (approved like a re-drive, always by a second person). */
+    @POST
+    @Path("/dlq/{consumer}/abandon-requests")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(AdminRoles.OPERATOR)
+    public Response requestAbandon(@PathParam("consumer") String consumer, RedriveRequestInput input) {
+        return Response.status(Response.Status.CREATED).entity(redrives.requestAbandon(consumer, input, user())).build();
     }
 
     @POST

@@ -14,18 +14,30 @@ import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.order.events.OrderEventParser;
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
 import dev.orderflow.rocketmq.DeadLetter;
 import dev.orderflow.rocketmq.RocketMQAdmin;
 import dev.orderflow.rocketmq.RocketMQAdminException;
 import dev.orderflow.sql.BatchSql;
+import dev.orderflow.status.domain.Failure;
+import dev.orderflow.status.domain.OrderState;
+import dev.orderflow.status.service.OrderStatusNotFoundException;
+import dev.orderflow.status.service.StatusQueries;
+import dev.orderflow.status.service.StatusRecorder;
 
 /**
  * Re-drives of dead letters: request, approval by a second person where the consumer needs it
  * ({@link ConsoleConfig#approvalRequiredFor}), rejection, and the send to {@code %RETRY%<group>}
  * (that group only, fresh attempt count: {@link RocketMQAdmin#redrive}). Every action writes its
  * audit row in the transaction that changes the request.
+ *
+ * <p>The alternative to a re-drive is to abandon the order of a dead-lettered create: the order
+ * is decided FAILED ({@link StatusRecorder#abandon}) and compensated like any failed order. That
+ * cannot be undone (the customer is told, stock and points are given back), so it always needs a
+ * second person's approval, whatever the consumer's setting.
  *
  * <p>Sending is safe to repeat because the consumers dedupe on the message key; what the console
  * prevents is a second send of the same request (409) and a re-drive of an entry that already has
@@ -41,12 +53,17 @@ public class RedriveService {
     private final DeadLetterQueues queues;
     private final RocketMQAdmin admin;
     private final ConsoleConfig config;
+    private final StatusQueries statuses;
+    private final StatusRecorder recorder;
 
-    RedriveService(DataSource dataSource, DeadLetterQueues queues, RocketMQAdmin admin, ConsoleConfig config) {
+    RedriveService(DataSource dataSource, DeadLetterQueues queues, RocketMQAdmin admin, ConsoleConfig config,
+            StatusQueries statuses, StatusRecorder recorder) {
         this.dataSource = dataSource;
         this.queues = queues;
         this.admin = admin;
         this.config = config;
+        this.statuses = statuses;
+        this.recorder = recorder;
     }
 
     /**
@@ -90,6 +107,52 @@ public class RedriveService {
     }
 
     /**
+     * A request to abandon the order of one dead-lettered create; it waits for an approver. The
+     * comment is required: it becomes the order's failure reason, which the customer's SMS and the
+     * order's API show.
+     *
+     * @throws ProblemException 400 bad input or not a create's dead letter, 404 unknown consumer or
+     *                          entry, 409 entry already has an open request or the order is not in ATTENTION
+     */
+    @Transactional
+    public RedriveRequestView requestAbandon(String consumer, RedriveRequestInput input, String actor) {
+        String group = queues.groupOf(consumer);
+        if (input == null || input.dlqMessageIds() == null || input.dlqMessageIds().size() != 1
+                || input.dlqMessageIds().get(0) == null || input.dlqMessageIds().get(0).isBlank()) {
+            throw ProblemException.badRequest("dlqMessageIds", "name exactly one DLQ message id");
+        }
+        if (input.correctedBody() != null) {
+            throw ProblemException.badRequest("correctedBody", "an abandon sends nothing; leave correctedBody out");
+        }
+        if (input.comment() == null || input.comment().isBlank() || input.comment().length() > FAILURE_TEXT_MAX) {
+            throw ProblemException.badRequest("comment",
+                    "say why the order is given up (1 to " + FAILURE_TEXT_MAX + " characters)");
+        }
+        String id = input.dlqMessageIds().get(0);
+        DeadLetter letter = queues.find(consumer, List.of(id)).get(id);
+        if (letter == null) {
+            throw ProblemException.notFound("dead-letter-not-found", "no entry " + id + " in the first "
+                    + config.browseLimit() + " entries of the DLQ of " + consumer + " (" + group + ")");
+        }
+        String orderId = abandonableOrder(letter);
+        refuseIfOpen(consumer, id);
+        RedriveRequest request = new RedriveRequest();
+        request.action = RedriveRequest.Action.ABANDON;
+        request.consumer = consumer;
+        request.consumerGroup = group;
+        request.dlqMessageId = id;
+        request.messageKey = letter.key();
+        request.status = RedriveStatus.PENDING_APPROVAL;
+        request.requestedBy = actor;
+        request.requestedAt = Instant.now();
+        request.comment = input.comment();
+        request.originalBody = letter.bodyAsString();
+        request.insert(dataSource);
+        audit(request, AuditEntry.Action.REQUEST, actor, "abandon order " + orderId + ": " + input.comment());
+        return RedriveRequestView.of(request);
+    }
+
+    /**
      * An approver other than the requester approves; the message is sent in the same call.
      *
      * @throws ProblemException 404 unknown request, 403 own request, 409 not pending
@@ -105,6 +168,11 @@ public class RedriveService {
         request.decidedBy = actor;
         request.decidedAt = Instant.now();
         audit(request, AuditEntry.Action.APPROVE, actor, null);
+        if (request.action == RedriveRequest.Action.ABANDON) {
+            abandon(request, actor);
+            request.updateDecision(dataSource);
+            return RedriveRequestView.of(request);
+        }
         DeadLetter letter = queues.find(request.consumer, List.of(request.dlqMessageId)).get(request.dlqMessageId);
         if (letter == null) {
             fail(request, actor, "the DLQ entry is no longer among the first " + config.browseLimit()
@@ -174,8 +242,9 @@ public class RedriveService {
 
     private void refuseIfOpen(String consumer, String dlqMessageId) {
         List<RedriveRequest> open = BatchSql.select(dataSource, "select * from " + RedriveRequest.TABLE
-                + " where consumer = ? and dlq_message_id = ? and status in (?, ?) order by id limit 1",
-                List.of(consumer, dlqMessageId, RedriveStatus.PENDING_APPROVAL, RedriveStatus.SENT), RedriveRequest::read);
+                + " where consumer = ? and dlq_message_id = ? and status in (?, ?, ?) order by id limit 1",
+                List.of(consumer, dlqMessageId, RedriveStatus.PENDING_APPROVAL, RedriveStatus.SENT,
+                        RedriveStatus.ABANDONED), RedriveRequest::read);
         if (!open.isEmpty()) {
             RedriveRequest existing = open.get(0);
             throw conflict("DLQ entry " + dlqMessageId + " already has re-drive request " + existing.id + " ("
@@ -195,6 +264,41 @@ public class RedriveService {
                     + (request.status == RedriveStatus.SENT ? ": it was sent already and is not sent again" : ""));
         }
         return request;
+    }
+
+    /** The order a dead letter's key names, when it is a create and the order waits in ATTENTION. */
+    private String abandonableOrder(DeadLetter letter) {
+        OrderMessaging.MessageKey key = OrderMessaging.parseMessageKey(letter.key());
+        if (key == null || key.eventType() != OrderEventType.CREATE) {
+            throw ProblemException.badRequest("dlqMessageIds", "only the dead letter of an order's create can be"
+                    + " abandoned; " + letter.msgId() + " has key " + letter.key());
+        }
+        OrderState state;
+        try {
+            state = statuses.find(key.orderId()).state();
+        } catch (OrderStatusNotFoundException e) {
+            throw conflict("order " + key.orderId() + " is not known to the status service yet; re-drive instead");
+        }
+        if (state != OrderState.ATTENTION) {
+            throw conflict("order " + key.orderId() + " is " + state + "; only an order in ATTENTION can be abandoned");
+        }
+        return key.orderId();
+    }
+
+    /** Decides the order FAILED; FAILED (the request) when it no longer waits for an operator. */
+    private void abandon(RedriveRequest request, String actor) {
+        String orderId = OrderMessaging.parseMessageKey(request.messageKey).orderId();
+        DeadLetter letter = queues.find(request.consumer, List.of(request.dlqMessageId)).get(request.dlqMessageId);
+        String failureClass = letter == null || letter.failureClass() == null ? "system" : letter.failureClass();
+        try {
+            recorder.abandon(orderId, new Failure(request.consumer, failureClass,
+                    truncate("abandoned by " + actor + ": " + request.comment)));
+        } catch (IllegalStateException e) {
+            fail(request, actor, "not abandoned: " + e.getMessage());
+            return;
+        }
+        request.status = RedriveStatus.ABANDONED;
+        audit(request, AuditEntry.Action.ABANDON, actor, "order " + orderId + " decided FAILED");
     }
 
     private void send(RedriveRequest request, DeadLetter letter, String actor) {

@@ -33,6 +33,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.status.StatusBroker;
+import dev.orderflow.status.StatusClient;
 import dev.orderflow.status.StatusTopics;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -42,7 +43,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * The dashboard in a real headless Chromium (Debian's {@code chromium} + {@code chromium-driver},
  * driven by Selenium) against the running status service, real in-process RocketMQ (Dev Services)
  * and real MariaDB: the page shows an order placed through the service's inputs, and an operator
- * requests a re-drive that a different approver approves, both through the page.
+ * requests a re-drive, or an abandon, that a different approver approves, all through the page.
  */
 @QuarkusTest
 @WithTestResource(StatusTopics.class)
@@ -107,6 +108,7 @@ class DashboardBrowserTest {
                     .contains("state-DONE");
             assertThat(row.findElement(By.cssSelector("td[data-consumer='inventory']")).getAttribute("class"))
                     .contains("state-DEAD_LETTERED");
+            assertThat(row.findElement(By.cssSelector("span.state-ATTENTION")).getText()).isEqualTo("ATTENTION");
         });
         // The lag chart: one line and one legend entry per group GET /lag measures (sampled every second in tests).
         List<String> groups = await().atMost(UI).until(() -> given().get("/lag").then().extract(), r -> r.statusCode() == 200)
@@ -150,6 +152,51 @@ class DashboardBrowserTest {
         assertThat(sent).containsEntry("requestedBy", OPERATOR).containsEntry("approvedBy", APPROVER)
                 .containsEntry("dlqMessageId", dlqMessageId).containsEntry("comment", "database is back");
         assertThat((String) sent.get("sentMessageId")).isNotBlank();
+    }
+
+    @Test
+    void anOperatorAndAnotherApproverAbandonAnOrderThroughThePageAndItShowsItsCompensation() {
+        String orderId = DlqConsoleTest.newOrderId();
+        StatusBroker.sendCreate(orderId);
+        StatusBroker.done(orderId, OrderEventType.CREATE, "inventory");
+        StatusBroker.done(orderId, OrderEventType.CREATE, "sms");
+        StatusBroker.deadLetter(OrderMessaging.POINTS_GROUP, orderId, "system", "points ledger locked");
+        String key = OrderMessaging.messageKey(orderId, OrderEventType.CREATE);
+        String dlqMessageId = (String) awaitEntry("points", key).get("dlqMessageId");
+        StatusClient.awaitState(orderId, "ATTENTION");
+
+        browser.get(dashboard.toString());
+        logIn(OPERATOR);
+        await().atMost(UI).ignoreExceptions().untilAsserted(
+                () -> browser.findElement(By.cssSelector("a[data-dlq-consumer='points']")).click());
+        WebElement entry = await().atMost(UI).ignoreExceptions().until(
+                () -> browser.findElement(By.cssSelector("tr[data-dlq-message-id='" + dlqMessageId + "']")), e -> true);
+        entry.findElement(By.cssSelector("input.select")).click();
+        browser.findElement(By.id("redrive-comment")).sendKeys("customer asked to drop it");
+        browser.findElement(By.id("request-abandon")).click();
+        await().atMost(UI).until(() -> browser.findElement(By.id("console-message")).getText().contains("PENDING_APPROVAL"));
+        long requestId = requestOf(dlqMessageId);
+        await().atMost(UI).ignoreExceptions().until(() -> browser
+                .findElement(By.cssSelector("tr[data-request-id='" + requestId + "'] .request-action")).getText()
+                .equals("ABANDON"));
+        browser.findElement(By.id("logout-button")).click();
+
+        logIn(APPROVER);
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> browser
+                .findElement(By.cssSelector("tr[data-request-id='" + requestId + "'] button.approve")).click());
+        await().atMost(UI).ignoreExceptions().until(() -> browser
+                .findElement(By.cssSelector("tr[data-request-id='" + requestId + "'] .request-status")).getText()
+                .equals("ABANDONED"));
+        browser.findElement(By.id("logout-button")).click();
+
+        // The order's row: FAILED, why, and each consumer's compensation still to run.
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            WebElement row = browser.findElement(By.cssSelector("tr[data-order-id='" + orderId + "']"));
+            assertThat(row.findElement(By.cssSelector("span.state-FAILED")).getText()).isEqualTo("FAILED");
+            assertThat(row.getText()).contains("points system: abandoned by bert: customer asked to drop it");
+            assertThat(row.findElement(By.className("compensation")).getText())
+                    .isEqualTo("inventory PENDING, sms PENDING, points PENDING");
+        });
     }
 
     private void logIn(String user) {

@@ -25,15 +25,19 @@ import org.junit.jupiter.api.Test;
 import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OrderFailure;
+import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.status.StatusBroker;
+import dev.orderflow.status.StatusClient;
 import dev.orderflow.status.StatusDatabase;
 import dev.orderflow.status.StatusTopics;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
 
 /**
  * The DLQ console against the real in-process RocketMQ broker (Dev Services) and the real MariaDB:
@@ -103,7 +107,8 @@ class DlqConsoleTest {
         Map<String, Map<String, Object>> paths = given().queryParam("format", "json").get("/q/openapi").then()
                 .statusCode(200).extract().jsonPath().getMap("paths");
         List<String> adminPaths = paths.keySet().stream().filter(p -> p.startsWith("/admin")).sorted().toList();
-        assertThat(adminPaths).contains("/admin/dlq", "/admin/audit", "/admin/redrive-requests/{id}/approve");
+        assertThat(adminPaths).contains("/admin/dlq", "/admin/audit", "/admin/redrive-requests/{id}/approve",
+                "/admin/dlq/{consumer}/abandon-requests");
         for (String path : adminPaths) {
             String concrete = path.replaceAll("\\{[^}]+}", "1");
             for (String method : paths.get(path).keySet()) {
@@ -267,6 +272,100 @@ class DlqConsoleTest {
                 .getList("findAll { it.requestId == " + sent.getLong("[0].id") + " }");
         assertThat(rows).extracting(r -> r.get("action") + " by " + r.get("actor") + " -> " + r.get("outcome"))
                 .containsExactly("SEND by otto -> SENT", "REQUEST by otto -> PENDING_APPROVAL");
+    }
+
+    @Test
+    void abandoningADeadLetteredCreateNeedsASecondPersonAndFailsTheOrderWithTheOperatorsReason() {
+        String orderId = newOrderId();
+        StatusBroker.sendCreate(orderId);
+        StatusBroker.done(orderId, OrderEventType.CREATE, "sms");
+        StatusBroker.done(orderId, OrderEventType.CREATE, "points");
+        StatusBroker.deadLetter(OrderMessaging.INVENTORY_GROUP, orderId, "system", "warehouse API keeps timing out");
+        StatusClient.awaitState(orderId, "ATTENTION");
+        String dlqMessageId = (String) awaitEntry("inventory", key(orderId)).get("dlqMessageId");
+
+        abandon(OPERATOR, "inventory", Map.of("dlqMessageIds", List.of(dlqMessageId))).statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("comment"));
+        abandon(OPERATOR, "inventory", Map.of("dlqMessageIds", List.of(dlqMessageId), "comment", "gone",
+                "correctedBody", "{}")).statusCode(400).body("errors[0].field", equalTo("correctedBody"));
+        abandon(OPERATOR, "inventory", Map.of("dlqMessageIds", List.of(dlqMessageId, "ANOTHER"), "comment", "gone"))
+                .statusCode(400).body("errors[0].field", equalTo("dlqMessageIds"));
+        abandon(VIEWER, "inventory", Map.of("dlqMessageIds", List.of(dlqMessageId), "comment", "gone")).statusCode(403);
+        abandon(OPERATOR, "sms", Map.of("dlqMessageIds", List.of(dlqMessageId), "comment", "gone")).statusCode(404);
+
+        String reason = "the supplier cannot deliver SKU-1";
+        long id = abandon(OPERATOR_APPROVER, "inventory", Map.of("dlqMessageIds", List.of(dlqMessageId),
+                "comment", reason)).statusCode(201)
+                .body("action", equalTo("ABANDON"))
+                .body("status", equalTo("PENDING_APPROVAL"))
+                .body("messageKey", equalTo(key(orderId)))
+                .extract().jsonPath().getLong("id");
+        // Nothing happens before the approval; the entry can be neither re-driven nor abandoned twice.
+        StatusClient.get(orderId).then().body("state", equalTo("ATTENTION"));
+        as(OPERATOR).contentType(ContentType.JSON).body(Map.of("dlqMessageIds", List.of(dlqMessageId)))
+                .post("/admin/dlq/inventory/redrive-requests").then().statusCode(409);
+        abandon(OPERATOR, "inventory", Map.of("dlqMessageIds", List.of(dlqMessageId), "comment", reason))
+                .statusCode(409);
+        as(OPERATOR_APPROVER).post("/admin/redrive-requests/{id}/approve", id).then().statusCode(403)
+                .body("type", containsString("own-request"));
+
+        as(APPROVER).post("/admin/redrive-requests/{id}/approve", id).then().statusCode(200)
+                .body("status", equalTo("ABANDONED"))
+                .body("approvedBy", equalTo(APPROVER))
+                .body("sentMessageId", nullValue());
+        as(APPROVER).post("/admin/redrive-requests/{id}/approve", id).then().statusCode(409);
+
+        JsonPath failed = StatusClient.awaitState(orderId, "FAILED");
+        assertThat(failed.getString("failure.consumer")).isEqualTo("inventory");
+        assertThat(failed.getString("failure.class")).isEqualTo("system");
+        assertThat(failed.getString("failure.reason")).isEqualTo("abandoned by bert: " + reason);
+        assertThat(failed.getMap("compensation")).containsExactly(Map.entry("inventory", "PENDING"),
+                Map.entry("sms", "PENDING"), Map.entry("points", "PENDING"));
+        assertThat(StatusClient.awaitOutcome(orderId, OrderOutcome.Outcome.FAILED).failure())
+                .isEqualTo(new OrderFailure("inventory", "system", "abandoned by bert: " + reason));
+
+        List<Map<String, Object>> rows = as(VIEWER).queryParam("limit", 500).get("/admin/audit").then()
+                .statusCode(200).extract().jsonPath().getList("findAll { it.requestId == " + id + " }");
+        assertThat(rows).extracting(r -> r.get("action") + " by " + r.get("actor") + " -> " + r.get("outcome"))
+                .containsExactly("ABANDON by bert -> ABANDONED", "APPROVE by bert -> PENDING_APPROVAL",
+                        "REQUEST by anna -> PENDING_APPROVAL");
+    }
+
+    @Test
+    void onlyTheCreateOfAnOrderWaitingForAnOperatorCanBeAbandoned() {
+        // An order the status service has not seen opened: nothing to abandon yet.
+        String unopened = newOrderId();
+        StatusBroker.deadLetter(OrderMessaging.POINTS_GROUP, unopened, "system", "timeout");
+        String unopenedEntry = (String) awaitEntry("points", key(unopened)).get("dlqMessageId");
+        abandon(OPERATOR, "points", Map.of("dlqMessageIds", List.of(unopenedEntry), "comment", "gone"))
+                .statusCode(409).body("detail", containsString("not known"));
+
+        // Requested while waiting, then a re-drive of another copy got through: the approval abandons nothing.
+        String recovered = newOrderId();
+        StatusBroker.sendCreate(recovered);
+        StatusBroker.done(recovered, OrderEventType.CREATE, "inventory");
+        StatusBroker.done(recovered, OrderEventType.CREATE, "sms");
+        StatusBroker.deadLetter(OrderMessaging.POINTS_GROUP, recovered, "system", "timeout");
+        StatusClient.awaitState(recovered, "ATTENTION");
+        String entry = (String) awaitEntry("points", key(recovered)).get("dlqMessageId");
+        long id = abandon(OPERATOR, "points", Map.of("dlqMessageIds", List.of(entry), "comment", "points are down"))
+                .statusCode(201).extract().jsonPath().getLong("id");
+        StatusBroker.done(recovered, OrderEventType.CREATE, "points");
+        StatusClient.awaitState(recovered, "COMPLETED");
+        as(APPROVER).post("/admin/redrive-requests/{id}/approve", id).then().statusCode(200)
+                .body("status", equalTo("FAILED"))
+                .body("failure", containsString("not abandoned: order " + recovered + " is COMPLETED"));
+        StatusClient.get(recovered).then().body("state", equalTo("COMPLETED")).body("failure", nullValue());
+        // ... and a COMPLETED order is refused at the request already.
+        abandon(OPERATOR, "points", Map.of("dlqMessageIds", List.of(entry), "comment", "points are down"))
+                .statusCode(409).body("detail", containsString("is COMPLETED"));
+        assertThat(StatusClient.outcomes(recovered)).extracting(OrderOutcome::outcome)
+                .containsExactly(OrderOutcome.Outcome.COMPLETED);
+    }
+
+    private static ValidatableResponse abandon(String user, String consumer, Map<String, Object> body) {
+        return as(user).contentType(ContentType.JSON).body(body).post("/admin/dlq/{consumer}/abandon-requests", consumer)
+                .then();
     }
 
     @Test

@@ -50,10 +50,10 @@ final class ReconciliationFixture {
                         + " points bigint not null, created_at datetime(3) not null)");
         execute(SMS_DB, "drop table if exists sms_outbox",
                 "create table sms_outbox (id bigint not null auto_increment primary key, order_id varchar(64) not null,"
-                        + " event_type varchar(16) not null, created_at datetime(3) not null)");
+                        + " event_type varchar(16) not null, status varchar(16) not null, created_at datetime(3) not null)");
     }
 
-    /** An order with its lines, each {@code sku, quantity} pair; status CREATED or CANCELLED. */
+    /** An order with its lines, each {@code sku, quantity} pair; status CREATED, COMPLETED, FAILED or CANCELLED. */
     static void order(String id, String amount, String status, Instant createdAt, Object... skuQuantity) {
         update(ORDER_DB, "insert into orders (id, customer_id, amount, status, created_at, updated_at)"
                 + " values (?, 'customer-1', ?, ?, ?, ?)", id, new BigDecimal(amount), status, utc(createdAt),
@@ -79,9 +79,14 @@ final class ReconciliationFixture {
                 + " values (?, 'customer-1', ?, ?, ?)", orderId, reason, points, utc(at));
     }
 
+    /** A text, sent. */
     static void text(String orderId, String eventType, Instant at) {
-        update(SMS_DB, "insert into sms_outbox (order_id, event_type, created_at) values (?, ?, ?)", orderId,
-                eventType, utc(at));
+        text(orderId, eventType, "SENT", at);
+    }
+
+    static void text(String orderId, String eventType, String status, Instant at) {
+        update(SMS_DB, "insert into sms_outbox (order_id, event_type, status, created_at) values (?, ?, ?, ?)", orderId,
+                eventType, status, utc(at));
     }
 
     /** This service's record that {@code consumer} rejected the order's create (as a report would leave it). */

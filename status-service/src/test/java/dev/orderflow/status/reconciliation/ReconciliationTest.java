@@ -92,6 +92,15 @@ class ReconciliationTest {
         ReconciliationFixture.rejectedCreate(id("C"), "inventory", t.plusSeconds(1));
         ledger(id("C"), "ORDER_CREDIT", 5, t.plusSeconds(1));
         text(id("C"), "CREATE", t.plusSeconds(1));
+        // Failed (another consumer's business "no") and compensated: stock back, points back, the
+        // confirmation withdrawn and the failure texted.
+        order(id("H"), "9.00", "FAILED", t, "SKU-8", 1);
+        movement(id("H"), "SKU-8", "DEDUCT", 1, t.plusSeconds(1));
+        movement(id("H"), "SKU-8", "RESTORE", 1, t.plusSeconds(2));
+        ledger(id("H"), "ORDER_CREDIT", 9, t.plusSeconds(1));
+        ledger(id("H"), "ORDER_FAILURE_REVERSAL", -9, t.plusSeconds(2));
+        text(id("H"), "CREATE", "WITHDRAWN", t.plusSeconds(1));
+        text(id("H"), "FAIL", t.plusSeconds(2));
 
         Instant u = CORRUPT.plusSeconds(60);
         // D: the stock movement is missing.
@@ -117,6 +126,13 @@ class ReconciliationTest {
         ledger(id("G"), "ORDER_CREDIT", 4, u.plusSeconds(1));
         text(id("G"), "CREATE", u.plusSeconds(1));
         text(id("G"), "CANCEL", u.plusSeconds(2));
+        // K: failed, but its stock never came back and its confirmation went out.
+        order(id("K"), "2.50", "FAILED", u, "SKU-9", 1);
+        movement(id("K"), "SKU-9", "DEDUCT", 1, u.plusSeconds(1));
+        ledger(id("K"), "ORDER_CREDIT", 2, u.plusSeconds(1));
+        ledger(id("K"), "ORDER_FAILURE_REVERSAL", -2, u.plusSeconds(2));
+        text(id("K"), "CREATE", u.plusSeconds(1));
+        text(id("K"), "FAIL", u.plusSeconds(2));
         // A text for an order that does not exist.
         text(id("GHOST"), "CREATE", u.plusSeconds(5));
 
@@ -178,7 +194,7 @@ class ReconciliationTest {
     void aConsistentSetHasNoFindings() {
         JsonPath report = given().post("/admin/reconciliation" + window(CLEAN)).then()
                 .statusCode(200).contentType("application/json").extract().jsonPath();
-        assertThat(report.getInt("ordersChecked")).isEqualTo(3);
+        assertThat(report.getInt("ordersChecked")).isEqualTo(4);
         assertThat(report.getList("findings")).isEmpty();
         assertThat(report.getMap("counts")).containsExactly(Map.entry("missing-effect", 0),
                 Map.entry("effect-without-order", 0), Map.entry("duplicate-effect", 0), Map.entry("wrong-amount", 0));
@@ -194,7 +210,7 @@ class ReconciliationTest {
     void everyCorruptedRowIsFound() {
         JsonPath report = given().post("/admin/reconciliation" + window(CORRUPT)).then()
                 .statusCode(200).extract().jsonPath();
-        assertThat(report.getInt("ordersChecked")).isEqualTo(4);
+        assertThat(report.getInt("ordersChecked")).isEqualTo(5);
         List<Map<String, String>> findings = report.getList("findings");
         assertThat(findings).extracting(f -> f.get("kind"), f -> f.get("consumer"), f -> f.get("orderId"))
                 .containsExactlyInAnyOrder(
@@ -203,15 +219,19 @@ class ReconciliationTest {
                         tuple("wrong-amount", "inventory", id("F")),
                         tuple("missing-effect", "points", id("G")),
                         tuple("duplicate-effect", "inventory", id("G")),
+                        tuple("missing-effect", "inventory", id("K")),
+                        tuple("effect-without-order", "sms", id("K")),
                         tuple("effect-without-order", "sms", id("GHOST")));
         assertThat(findings).filteredOn(f -> f.get("orderId").equals(id("F"))).singleElement()
                 .satisfies(f -> assertThat(f.get("detail")).isEqualTo("DEDUCT of 2 x SKU-5, ordered 1"));
-        assertThat(report.getMap("counts")).containsExactly(Map.entry("missing-effect", 2),
-                Map.entry("effect-without-order", 1), Map.entry("duplicate-effect", 2), Map.entry("wrong-amount", 1));
+        assertThat(findings).filteredOn(f -> f.get("orderId").equals(id("K"))).extracting(f -> f.get("detail"))
+                .containsExactlyInAnyOrder("failed, but no RESTORE of SKU-9", "confirmation sent although the order failed");
+        assertThat(report.getMap("counts")).containsExactly(Map.entry("missing-effect", 3),
+                Map.entry("effect-without-order", 2), Map.entry("duplicate-effect", 2), Map.entry("wrong-amount", 1));
 
         String metrics = given().get("/q/metrics").asString();
-        assertThat(metrics).contains("orderflow_reconciliation_findings{kind=\"missing-effect\"} 2.0",
-                "orderflow_reconciliation_findings{kind=\"effect-without-order\"} 1.0",
+        assertThat(metrics).contains("orderflow_reconciliation_findings{kind=\"missing-effect\"} 3.0",
+                "orderflow_reconciliation_findings{kind=\"effect-without-order\"} 2.0",
                 "orderflow_reconciliation_findings{kind=\"duplicate-effect\"} 2.0",
                 "orderflow_reconciliation_findings{kind=\"wrong-amount\"} 1.0");
         assertThat(metrics).containsPattern("orderflow_reconciliation_last_run_timestamp_seconds \\d\\.\\d+E9");
@@ -224,8 +244,8 @@ class ReconciliationTest {
         given().get("/admin/reconciliation").then()
                 .statusCode(200)
                 .body("from", equalTo(REPORTED.format(CORRUPT)))
-                .body("ordersChecked", equalTo(4))
-                .body("findings.size()", equalTo(6));
+                .body("ordersChecked", equalTo(5))
+                .body("findings.size()", equalTo(8));
     }
 
     @Test
