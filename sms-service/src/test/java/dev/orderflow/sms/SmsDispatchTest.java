@@ -3,6 +3,7 @@ package dev.orderflow.sms;
 import static dev.orderflow.sms.SmsTestEvents.DELIVERY;
 import static dev.orderflow.sms.SmsTestEvents.awaitSingleReport;
 import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
+import static dev.orderflow.sms.SmsTestEvents.complete;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
@@ -14,6 +15,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
@@ -67,10 +69,11 @@ class SmsDispatchTest {
         long ackedBefore = ConsumedMessages.acked();
 
         for (int i = 0; i < 10; i++) {
-            sendCreateOfACompletedOrder(created);
+            OrderTopicSender.send(created);
         }
-
         await().atMost(DELIVERY).until(() -> ConsumedMessages.acked() >= ackedBefore + 10);
+        complete(orderId);
+
         String key = orderId + ":create";
         awaitStatus(key, "SENT");
         assertThat(SmsDatabase.count("select count(*) from sms_outbox where order_id = ?", orderId)).isEqualTo(1);

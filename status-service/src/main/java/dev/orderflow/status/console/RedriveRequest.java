@@ -14,7 +14,7 @@ import dev.orderflow.sql.BatchSql;
 public class RedriveRequest {
 
     /** What the request asks for. */
-    public enum Action {
+    public enum RequestAction {
         /** Send the dead letter to its group's retry topic. */
         REDRIVE,
         /** Give the order up: decide it FAILED and compensate it (never sends the dead letter). */
@@ -23,7 +23,7 @@ public class RedriveRequest {
 
     public Long id;
 
-    public Action action = Action.REDRIVE;
+    public RequestAction action = RequestAction.REDRIVE;
 
     public String consumer;
 
@@ -77,7 +77,7 @@ public class RedriveRequest {
     static RedriveRequest read(ResultSet row) throws SQLException {
         RedriveRequest request = new RedriveRequest();
         request.id = row.getLong("id");
-        request.action = Action.valueOf(row.getString("action"));
+        request.action = RequestAction.valueOf(row.getString("action"));
         request.consumer = row.getString("consumer");
         request.consumerGroup = row.getString("consumer_group");
         request.dlqMessageId = row.getString("dlq_message_id");

@@ -13,7 +13,7 @@ import dev.orderflow.status.rest.ApiTime;
 @JsonPropertyOrder({ "id", "action", "consumer", "group", "dlqMessageId", "messageKey", "status", "requestedBy",
         "requestedAt", "comment", "approvedBy", "rejectedBy", "decidedAt", "sentMessageId", "sentAt", "failure",
         "originalBody", "correctedBody" })
-public record RedriveRequestView(long id, RedriveRequest.Action action, String consumer, String group,
+public record RedriveRequestView(long id, RedriveRequest.RequestAction action, String consumer, String group,
         String dlqMessageId, String messageKey, RedriveStatus status, String requestedBy, String requestedAt,
         String comment, String approvedBy, String rejectedBy, String decidedAt, String sentMessageId, String sentAt,
         String failure, String originalBody, String correctedBody) {

@@ -137,7 +137,7 @@ public class RedriveService {
         String orderId = abandonableOrder(letter);
         refuseIfOpen(consumer, id);
         RedriveRequest request = new RedriveRequest();
-        request.action = RedriveRequest.Action.ABANDON;
+        request.action = RedriveRequest.RequestAction.ABANDON;
         request.consumer = consumer;
         request.consumerGroup = group;
         request.dlqMessageId = id;
@@ -168,7 +168,7 @@ public class RedriveService {
         request.decidedBy = actor;
         request.decidedAt = Instant.now();
         audit(request, AuditEntry.Action.APPROVE, actor, null);
-        if (request.action == RedriveRequest.Action.ABANDON) {
+        if (request.action == RedriveRequest.RequestAction.ABANDON) {
             abandon(request, actor);
             request.updateDecision(dataSource);
             return RedriveRequestView.of(request);
