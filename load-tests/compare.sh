@@ -57,13 +57,14 @@ for round in $(seq 1 "$rounds"); do
     status=0
     java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$classpath" dev.orderflow.load.LoadRun "$@" \
       --label "compare $side r$round" --results load-tests/target/compare-results.csv > "$log" 2>&1 || status=$?
-    # Six JVMs' CPU seconds: the last column of the five services' and the broker's rows of the
-    # per-process table (it ends before the counters; --startup-alone prints a table of its own later).
-    cpu=$(awk '/^counters over the run/ {exit} /^(order|inventory|sms|points|status)-service |^broker / {s += $NF}
+    # Six JVMs' CPU seconds: the "CPU during run" column (the sixth) of the five services' and the
+    # broker's rows of the per-process table (it ends before the counters; --startup-alone prints a
+    # table of its own later).
+    cpu=$(awk '/^counters over the run/ {exit} /^(order|inventory|sms|points|status)-service |^broker / {s += $6}
       END {printf "%.1f", s}' "$log")
     own=""
     for service in "${services[@]}"; do
-      own+=", $service $(awk -v s="$service" '/^counters over the run/ {exit} $1 == s {print $NF}' "$log") CPU s"
+      own+=", $service $(awk -v s="$service" '/^counters over the run/ {exit} $1 == s {print $6}' "$log") CPU s"
     done
     echo "$side r$round exit=$status $(grep -h '^throughput:' "$log" | cut -d' ' -f2) orders/s," \
       "six JVMs ${cpu} CPU s$own"

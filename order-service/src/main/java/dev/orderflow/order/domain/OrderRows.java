@@ -91,28 +91,53 @@ public final class OrderRows {
     }
 
     /**
-     * Records that the order COMPLETED at {@code reachedAt}, if it is still CREATED (a duplicate
-     * outcome, or one for an order cancelled meanwhile, changes nothing).
+     * Records that these orders COMPLETED, each at its time, where still CREATED (a duplicate
+     * outcome, or one for an order cancelled meanwhile, changes nothing): one statement for all.
      *
-     * @return whether the row changed
+     * @param reachedAt when each order completed, by order id
+     * @return the rows changed
      */
-    public static boolean recordCompleted(Connection connection, String id, Instant reachedAt, Instant now)
+    public static int recordCompleted(Connection connection, Map<String, Instant> reachedAt, Instant now)
             throws SQLException {
-        return BatchSql.update(connection, "update orders set status = ?, outcome_at = ?, updated_at = ?,"
-                + " version = version + 1 where id = ? and status = ?",
-                List.of(OrderStatus.COMPLETED, reachedAt, now, id, OrderStatus.CREATED)) == 1;
+        return recordOutcomeTimes(connection, "status = ?, ", List.of(OrderStatus.COMPLETED), reachedAt, now,
+                " and status = ?", List.of(OrderStatus.CREATED));
     }
 
     /**
-     * Records when a CANCELLED order's reversals were all done, once.
+     * Records when CANCELLED orders' reversals were all done, once each: one statement for all.
      *
-     * @return whether the row changed
+     * @param reachedAt when each order's cancellation ended, by order id
+     * @return the rows changed
      */
-    public static boolean recordCancelDone(Connection connection, String id, Instant reachedAt, Instant now)
+    public static int recordCancelDone(Connection connection, Map<String, Instant> reachedAt, Instant now)
             throws SQLException {
-        return BatchSql.update(connection, "update orders set outcome_at = ?, updated_at = ?, version = version + 1"
-                + " where id = ? and status = ? and outcome_at is null",
-                List.of(reachedAt, now, id, OrderStatus.CANCELLED)) == 1;
+        return recordOutcomeTimes(connection, "", List.of(), reachedAt, now, " and status = ? and outcome_at is null",
+                List.of(OrderStatus.CANCELLED));
+    }
+
+    /**
+     * {@code update orders set <set>outcome_at = case id when ? then ? ... end, ... where id in (...)<condition>}:
+     * a batch of outcomes in one round trip instead of one UPDATE per order.
+     */
+    private static int recordOutcomeTimes(Connection connection, String set, List<?> setParameters,
+            Map<String, Instant> reachedAt, Instant now, String condition, List<?> conditionParameters)
+            throws SQLException {
+        if (reachedAt.isEmpty()) {
+            return 0;
+        }
+        StringBuilder sql = new StringBuilder("update orders set ").append(set).append("outcome_at = case id");
+        List<Object> parameters = new ArrayList<>(setParameters);
+        reachedAt.forEach((id, at) -> {
+            sql.append(" when ? then ?");
+            parameters.add(id);
+            parameters.add(at);
+        });
+        sql.append(" end, updated_at = ?, version = version + 1 where id in (")
+                .append(BatchSql.parameters(reachedAt.size())).append(')').append(condition);
+        parameters.add(now);
+        parameters.addAll(reachedAt.keySet());
+        parameters.addAll(conditionParameters);
+        return BatchSql.update(connection, sql.toString(), parameters);
     }
 
     /** Writes FAILED with when and why, on the row the caller locked ({@link #findForUpdate}). */

@@ -4,7 +4,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -181,15 +183,20 @@ public class OrderService {
             return;
         }
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Map<String, Instant> completed = new LinkedHashMap<>();
+        Map<String, Instant> cancelled = new LinkedHashMap<>();
+        for (OrderOutcome outcome : outcomes) {
+            switch (outcome.outcome()) {
+                // The first of duplicates in one batch wins, as it would across batches.
+                case COMPLETED -> completed.putIfAbsent(outcome.orderId(), outcome.reachedAt());
+                case CANCELLED -> cancelled.putIfAbsent(outcome.orderId(), outcome.reachedAt());
+                case FAILED -> throw new IllegalArgumentException("a FAILED outcome goes through fail()");
+            }
+        }
         QuarkusTransaction.requiringNew().run(() -> {
             try (Connection connection = dataSource.getConnection()) {
-                for (OrderOutcome outcome : outcomes) {
-                    switch (outcome.outcome()) {
-                        case COMPLETED -> OrderRows.recordCompleted(connection, outcome.orderId(), outcome.reachedAt(), now);
-                        case CANCELLED -> OrderRows.recordCancelDone(connection, outcome.orderId(), outcome.reachedAt(), now);
-                        case FAILED -> throw new IllegalArgumentException("a FAILED outcome goes through fail()");
-                    }
-                }
+                OrderRows.recordCompleted(connection, completed, now);
+                OrderRows.recordCancelDone(connection, cancelled, now);
             } catch (SQLException e) {
                 throw new IllegalStateException("Recording order outcomes failed: " + e.getMessage(), e);
             }
