@@ -32,19 +32,7 @@ public final class OrderEventParser {
      * @throws InvalidOrderEventException naming the first missing or invalid field
      */
     public static OrderEvent parse(String json) {
-        if (json == null || json.isBlank()) {
-            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY, "empty body");
-        }
-        JsonNode root;
-        try {
-            root = OrderEventJson.mapper().readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY,
-                    "not JSON: " + e.getOriginalMessage(), e);
-        }
-        if (root == null || !root.isObject()) {
-            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY, "not a JSON object");
-        }
+        JsonNode root = jsonObject(json);
 
         int schemaVersion = requiredInt(root, "schemaVersion", "schemaVersion");
         if (schemaVersion < 1 || schemaVersion > OrderEvent.CURRENT_SCHEMA_VERSION) {
@@ -116,6 +104,24 @@ public final class OrderEventParser {
             result.add(new OrderItem(sku, quantity, unitPrice));
         }
         return result;
+    }
+
+    /** The body as a JSON object: its first problem (empty, not JSON, not an object) as a whole-body failure. */
+    static JsonNode jsonObject(String json) {
+        if (json == null || json.isBlank()) {
+            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY, "empty body");
+        }
+        JsonNode root;
+        try {
+            root = OrderEventJson.mapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY,
+                    "not JSON: " + e.getOriginalMessage(), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY, "not a JSON object");
+        }
+        return root;
     }
 
     static JsonNode required(JsonNode parent, String name, String path) {

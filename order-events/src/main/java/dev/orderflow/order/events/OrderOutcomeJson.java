@@ -28,19 +28,7 @@ public final class OrderOutcomeJson {
      * @throws InvalidOrderEventException naming the first missing or invalid field
      */
     public static OrderOutcome parse(String json) {
-        if (json == null || json.isBlank()) {
-            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY, "empty body");
-        }
-        JsonNode root;
-        try {
-            root = OrderEventJson.mapper().readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY,
-                    "not JSON: " + e.getOriginalMessage(), e);
-        }
-        if (root == null || !root.isObject()) {
-            throw new InvalidOrderEventException(InvalidOrderEventException.WHOLE_BODY, "not a JSON object");
-        }
+        JsonNode root = OrderEventParser.jsonObject(json);
         JsonNode version = OrderEventParser.required(root, "schemaVersion", "schemaVersion");
         if (!version.isIntegralNumber() || version.intValue() < 1
                 || version.intValue() > OrderOutcome.CURRENT_SCHEMA_VERSION) {

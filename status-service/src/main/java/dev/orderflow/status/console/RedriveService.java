@@ -84,16 +84,8 @@ public class RedriveService {
                         + config.browseLimit() + " entries of the DLQ of " + consumer + " (" + group + ")");
             }
             refuseIfOpen(consumer, id);
-            RedriveRequest request = new RedriveRequest();
-            request.consumer = consumer;
-            request.consumerGroup = group;
-            request.dlqMessageId = id;
-            request.messageKey = letter.key();
-            request.status = RedriveStatus.PENDING_APPROVAL;
-            request.requestedBy = actor;
-            request.requestedAt = Instant.now();
-            request.comment = input.comment();
-            request.originalBody = letter.bodyAsString();
+            RedriveRequest request = newRequest(RedriveRequest.RequestAction.REDRIVE, consumer, group, letter, actor,
+                    input.comment());
             request.correctedBody = input.correctedBody();
             request.insert(dataSource);
             audit(request, AuditEntry.Action.REQUEST, actor, input.comment());
@@ -136,17 +128,8 @@ public class RedriveService {
         }
         String orderId = abandonableOrder(letter);
         refuseIfOpen(consumer, id);
-        RedriveRequest request = new RedriveRequest();
-        request.action = RedriveRequest.RequestAction.ABANDON;
-        request.consumer = consumer;
-        request.consumerGroup = group;
-        request.dlqMessageId = id;
-        request.messageKey = letter.key();
-        request.status = RedriveStatus.PENDING_APPROVAL;
-        request.requestedBy = actor;
-        request.requestedAt = Instant.now();
-        request.comment = input.comment();
-        request.originalBody = letter.bodyAsString();
+        RedriveRequest request = newRequest(RedriveRequest.RequestAction.ABANDON, consumer, group, letter, actor,
+                input.comment());
         request.insert(dataSource);
         audit(request, AuditEntry.Action.REQUEST, actor, "abandon order " + orderId + ": " + input.comment());
         return RedriveRequestView.of(request);
@@ -263,6 +246,23 @@ public class RedriveService {
             throw conflict("re-drive request " + requestId + " is " + request.status + ", not PENDING_APPROVAL"
                     + (request.status == RedriveStatus.SENT ? ": it was sent already and is not sent again" : ""));
         }
+        return request;
+    }
+
+    /** A new request about one DLQ entry, waiting for approval (not inserted yet). */
+    private static RedriveRequest newRequest(RedriveRequest.RequestAction action, String consumer, String group,
+            DeadLetter letter, String actor, String comment) {
+        RedriveRequest request = new RedriveRequest();
+        request.action = action;
+        request.consumer = consumer;
+        request.consumerGroup = group;
+        request.dlqMessageId = letter.msgId();
+        request.messageKey = letter.key();
+        request.status = RedriveStatus.PENDING_APPROVAL;
+        request.requestedBy = actor;
+        request.requestedAt = Instant.now();
+        request.comment = comment;
+        request.originalBody = letter.bodyAsString();
         return request;
     }
 

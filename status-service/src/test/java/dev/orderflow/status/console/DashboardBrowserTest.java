@@ -126,16 +126,7 @@ class DashboardBrowserTest {
         });
 
         logIn(OPERATOR);
-        // The DLQ table loads after the login answer: wait for its link into the console.
-        await().atMost(UI).ignoreExceptions().untilAsserted(
-                () -> browser.findElement(By.cssSelector("a[data-dlq-consumer='inventory']")).click());
-        WebElement entry = await().atMost(UI).ignoreExceptions().until(
-                () -> browser.findElement(By.cssSelector("tr[data-dlq-message-id='" + dlqMessageId + "']")), e -> true);
-        entry.findElement(By.cssSelector("input.select")).click();
-        browser.findElement(By.id("redrive-comment")).sendKeys("database is back");
-        browser.findElement(By.id("request-redrive")).click();
-        await().atMost(UI).until(() -> browser.findElement(By.id("console-message")).getText().contains("PENDING_APPROVAL"));
-        long requestId = requestOf(dlqMessageId);
+        long requestId = requestThroughTheConsole("inventory", dlqMessageId, "database is back", "request-redrive");
         WebElement pending = browser.findElement(By.cssSelector("tr[data-request-id='" + requestId + "']"));
         assertThat(pending.findElement(By.className("request-status")).getText()).isEqualTo("PENDING_APPROVAL");
         browser.findElement(By.id("logout-button")).click();
@@ -167,15 +158,7 @@ class DashboardBrowserTest {
 
         browser.get(dashboard.toString());
         logIn(OPERATOR);
-        await().atMost(UI).ignoreExceptions().untilAsserted(
-                () -> browser.findElement(By.cssSelector("a[data-dlq-consumer='points']")).click());
-        WebElement entry = await().atMost(UI).ignoreExceptions().until(
-                () -> browser.findElement(By.cssSelector("tr[data-dlq-message-id='" + dlqMessageId + "']")), e -> true);
-        entry.findElement(By.cssSelector("input.select")).click();
-        browser.findElement(By.id("redrive-comment")).sendKeys("customer asked to drop it");
-        browser.findElement(By.id("request-abandon")).click();
-        await().atMost(UI).until(() -> browser.findElement(By.id("console-message")).getText().contains("PENDING_APPROVAL"));
-        long requestId = requestOf(dlqMessageId);
+        long requestId = requestThroughTheConsole("points", dlqMessageId, "customer asked to drop it", "request-abandon");
         await().atMost(UI).ignoreExceptions().until(() -> browser
                 .findElement(By.cssSelector("tr[data-request-id='" + requestId + "'] .request-action")).getText()
                 .equals("ABANDON"));
@@ -197,6 +180,23 @@ class DashboardBrowserTest {
             assertThat(row.findElement(By.className("compensation")).getText())
                     .isEqualTo("inventory PENDING, sms PENDING, points PENDING");
         });
+    }
+
+    /**
+     * Opens the consumer's console, selects the entry, writes the comment and presses the button;
+     * returns the id of the request it made, once the page says it waits for approval.
+     */
+    private static long requestThroughTheConsole(String consumer, String dlqMessageId, String comment, String button) {
+        // The DLQ table loads after the login answer: wait for its link into the console.
+        await().atMost(UI).ignoreExceptions().untilAsserted(
+                () -> browser.findElement(By.cssSelector("a[data-dlq-consumer='" + consumer + "']")).click());
+        WebElement entry = await().atMost(UI).ignoreExceptions().until(
+                () -> browser.findElement(By.cssSelector("tr[data-dlq-message-id='" + dlqMessageId + "']")), e -> true);
+        entry.findElement(By.cssSelector("input.select")).click();
+        browser.findElement(By.id("redrive-comment")).sendKeys(comment);
+        browser.findElement(By.id(button)).click();
+        await().atMost(UI).until(() -> browser.findElement(By.id("console-message")).getText().contains("PENDING_APPROVAL"));
+        return requestOf(dlqMessageId);
     }
 
     private void logIn(String user) {
