@@ -1,6 +1,6 @@
 package dev.orderflow.inventory;
 
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -13,6 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.testing.CommittedState;
+import dev.orderflow.rest.fuzz.ApiCallers;
 import dev.orderflow.rest.fuzz.FuzzCase;
 import dev.orderflow.rest.fuzz.FuzzCorpus;
 import dev.orderflow.rest.fuzz.FuzzRun;
@@ -49,7 +50,7 @@ class StockApiFuzzTest {
         cases.addAll(corpus.pathSegment("GET /stock/{sku}", "GET", "/stock/{}"));
         long stockRows = CommittedState.number("select count(*) from stock");
 
-        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10))).send(cases);
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization())).send(cases);
 
         run.printAndVerify();
         assertThat(run.inputs()).isEqualTo(cases.size());
@@ -69,7 +70,7 @@ class StockApiFuzzTest {
         RawRequest put = RawRequest.of("PUT", "/stock/" + sku,
                 List.of(RawRequest.Header.of("Content-Type", "application/json")), "{\"available\":" + "1".repeat(12)
                         + "}");
-        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10));
+        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization());
         int inputs = 0;
         try (SlowClients slow = new SlowClients(http)) {
             for (int i = 0; i < 20; i++, inputs++) {

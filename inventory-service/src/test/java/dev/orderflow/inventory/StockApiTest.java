@@ -1,6 +1,6 @@
 package dev.orderflow.inventory;
 
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;

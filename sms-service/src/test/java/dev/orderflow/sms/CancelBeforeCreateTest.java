@@ -6,7 +6,7 @@ import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;

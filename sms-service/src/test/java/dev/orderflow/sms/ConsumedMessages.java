@@ -1,6 +1,6 @@
 package dev.orderflow.sms;
 
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

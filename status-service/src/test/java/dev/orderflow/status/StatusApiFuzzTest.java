@@ -3,7 +3,7 @@ package dev.orderflow.status;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.MAY_ACCEPT;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.PROBLEM;
 import static dev.orderflow.rest.fuzz.FuzzCorpus.concat;
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -15,6 +15,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import dev.orderflow.rest.fuzz.ApiCallers;
 import dev.orderflow.rest.fuzz.FuzzCase;
 import dev.orderflow.rest.fuzz.FuzzCorpus;
 import dev.orderflow.rest.fuzz.FuzzRun;
@@ -61,7 +62,7 @@ class StatusApiFuzzTest {
         long statuses = StatusDatabase.count("select count(*) from order_message_consume_status");
         long outcomes = StatusDatabase.count("select count(*) from order_consumer_outcome");
 
-        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10))).send(cases);
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization())).send(cases);
 
         run.printAndVerify();
         assertThat(run.inputs()).isEqualTo(cases.size());
@@ -84,7 +85,7 @@ class StatusApiFuzzTest {
         cases.addAll(corpus.queryParameter("GET /orders/status", "/orders/status", "state=PENDING", "q", junk,
                 MAY_ACCEPT));
 
-        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)))
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization()))
                 .send(cases, (fuzzCase, response) -> response.status() == 200 ? List.of()
                         : List.of("expected 200, was " + response.status()));
 
@@ -98,7 +99,7 @@ class StatusApiFuzzTest {
      */
     @Test
     void slowClientsDoNotStopTheService() throws Exception {
-        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10));
+        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization());
         RawRequest withBody = RawRequest.of("POST", "/status/summary",
                 List.of(RawRequest.Header.of("Content-Type", "application/json")), "{\"x\":\"" + "y".repeat(200) + "\"}");
         int inputs = 0;

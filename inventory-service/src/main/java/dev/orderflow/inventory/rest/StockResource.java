@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -24,6 +25,8 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.orderflow.inventory.service.InventoryService;
 import dev.orderflow.rest.problem.FieldError;
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.security.Roles;
+import io.quarkus.security.Authenticated;
 
 /**
  * Stock per SKU. {@code PUT /stock/{sku}} {@code {"available":100000}} sets it (200 with the stock);
@@ -52,14 +55,18 @@ public class StockResource {
                 .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     }
 
+    /** Any authenticated caller may read a stock level. */
     @GET
+    @Authenticated
     public StockView get(@PathParam("sku") String sku) {
         validSku(sku);
         return inventory.find(sku).map(StockView::of)
                 .orElseThrow(() -> ProblemException.notFound("stock", "No stock for SKU " + sku));
     }
 
+    /** Only an inventory manager sets stock levels. */
     @PUT
+    @RolesAllowed(Roles.INVENTORY_MANAGER)
     @Consumes(MediaType.APPLICATION_JSON)
     public StockView put(@PathParam("sku") String sku, String body) {
         List<FieldError> errors = new ArrayList<>();

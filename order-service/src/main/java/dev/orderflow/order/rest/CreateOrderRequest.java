@@ -11,7 +11,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "CreateOrderRequest")
 public record CreateOrderRequest(
-        @Schema(required = true, maxLength = 64, examples = "C-1") String customerId,
+        @Schema(maxLength = 64, examples = "C-1",
+                description = "Required from a service; a customer's token names it (leave it out, or give the same)")
+        String customerId,
         @Schema(required = true, pattern = "^\\+?[0-9]{6,20}$", examples = "+819012345678") String phone,
         @Schema(required = true, minItems = 1, maxItems = 50) List<Item> items) {
 

@@ -75,6 +75,16 @@ public class OrderRequests {
      * a lenient decoder would turn them into U+FFFD and store text the client never sent.
      */
     public NewOrder parseCreateOrder(byte[] body) {
+        return parseCreateOrder(body, null);
+    }
+
+    /**
+     * The same for a customer ordering for itself: the body's customerId may be left out (then it is
+     * {@code ownCustomerId}) and, if given, must be it (else 403).
+     *
+     * @param ownCustomerId the customer of the caller's token; null when the caller may order for anyone
+     */
+    public NewOrder parseCreateOrder(byte[] body, String ownCustomerId) {
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -82,11 +92,15 @@ public class OrderRequests {
         } catch (CharacterCodingException e) {
             throw ProblemException.badRequest("body", "is not valid UTF-8");
         }
-        return parseCreateOrder(text);
+        return parseCreateOrder(text, ownCustomerId);
     }
 
     /** The body of {@code POST /orders} as a validated order. */
     public NewOrder parseCreateOrder(String body) {
+        return parseCreateOrder(body, null);
+    }
+
+    private NewOrder parseCreateOrder(String body, String ownCustomerId) {
         if (body == null || body.isBlank()) {
             throw ProblemException.badRequest("body", "a JSON object is required");
         }
@@ -114,6 +128,14 @@ public class OrderRequests {
         }
         if (request == null) {
             throw ProblemException.badRequest("body", "a JSON object is required");
+        }
+        if (ownCustomerId != null) {
+            if (request.customerId() == null) {
+                request = new CreateOrderRequest(ownCustomerId, request.phone(), request.items());
+            } else if (!request.customerId().equals(ownCustomerId)) {
+                throw new ProblemException(Problem.of("forbidden", "Forbidden", 403,
+                        "a customer may order for itself only: customerId must be the token's or absent"));
+            }
         }
         return validate(request);
     }
@@ -202,6 +224,9 @@ public class OrderRequests {
         if (value.length() > MAX_ID_LENGTH) {
             throw ProblemException.badRequest("customerId", "must be at most " + MAX_ID_LENGTH + " characters");
         }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw ProblemException.badRequest("customerId", "must not contain control characters");
+        }
         return value;
     }
 
@@ -234,6 +259,11 @@ public class OrderRequests {
         if (hasLoneSurrogate(value)) {
             // Not Unicode text: it cannot be stored as UTF-8 and would come back as '?'.
             errors.add(new FieldError(field, "must be valid Unicode text (no lone surrogates)"));
+            return false;
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            // A NUL, escape or line break in an identifier ends up in logs, files and other systems.
+            errors.add(new FieldError(field, "must not contain control characters"));
             return false;
         }
         return true;

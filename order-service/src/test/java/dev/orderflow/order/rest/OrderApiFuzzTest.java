@@ -3,7 +3,7 @@ package dev.orderflow.order.rest;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.HTTP_LAYER_4XX;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.MAY_ACCEPT;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.PROBLEM;
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.orderflow.consumer.testing.TopicProbe;
 import dev.orderflow.order.OrderDatabase;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.rest.fuzz.ApiCallers;
 import dev.orderflow.rest.fuzz.FuzzCase;
 import dev.orderflow.rest.fuzz.FuzzCorpus;
 import dev.orderflow.rest.fuzz.FuzzRun;
@@ -82,7 +83,7 @@ class OrderApiFuzzTest {
         long lines = OrderDatabase.count("select count(*) from order_items");
         Set<String> keys = new HashSet<>(TopicProbe.of(OrderMessaging.TOPIC).keys());
 
-        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10))).send(cases);
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization())).send(cases);
 
         // A sentinel order sent after the fuzz inputs: once its message is visible, a message of
         // any accepted fuzz input (committed before it) would be visible too.
@@ -113,7 +114,7 @@ class OrderApiFuzzTest {
         cases.addAll(corpus.queryParameter("GET /orders (free text)", "/orders", "", "customerId", hostile,
                 MAY_ACCEPT));
 
-        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)))
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization()))
                 .send(cases, OrderApiFuzzTest::storedAsSent);
 
         run.printAndVerify();
@@ -132,7 +133,7 @@ class OrderApiFuzzTest {
         RawRequest create = RawRequest.of("POST", "/orders",
                 List.of(RawRequest.Header.of("Content-Type", "application/json")),
                 VALID_ORDER.replace("FUZZ-C", customerId));
-        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10));
+        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization());
         int inputs = 0;
         try (SlowClients slow = new SlowClients(http)) {
             for (int i = 0; i < 20; i++, inputs++) {

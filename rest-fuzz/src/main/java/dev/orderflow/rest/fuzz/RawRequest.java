@@ -77,6 +77,11 @@ public record RawRequest(String method, String target, List<Header> headers, byt
         return out.toByteArray();
     }
 
+    /** Whether a header of this name (any case) is among the headers. */
+    public boolean hasHeader(String name) {
+        return has(name);
+    }
+
     private boolean has(String name) {
         return headers.stream().anyMatch(h -> new String(h.name(), StandardCharsets.ISO_8859_1).equalsIgnoreCase(name));
     }

@@ -90,6 +90,7 @@ public class SmsIntentRecorder {
         SmsOutboxEntry entry = new SmsOutboxEntry();
         entry.businessKey = businessKey;
         entry.orderId = event.orderId();
+        entry.customerId = event.customerId();
         entry.eventType = event.eventType();
         entry.phone = event.phone();
         entry.text = SmsTexts.textFor(event);

@@ -3,6 +3,7 @@ package dev.orderflow.sms.outbox;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -24,6 +25,8 @@ public class SmsOutboxEntry {
     /** {@code <orderId>:<eventType>}: unique, and the Idempotency-Key of every attempt. */
     public String businessKey;
     public String orderId;
+    /** The order's customer; null on rows written before it was recorded. */
+    public String customerId;
     public OrderEventType eventType;
     public String phone;
     public String text;
@@ -38,10 +41,11 @@ public class SmsOutboxEntry {
 
     /** Inserts new (PENDING, unclaimed) entries with one statement, in the caller's transaction. */
     public static void insert(DataSource dataSource, List<SmsOutboxEntry> entries) {
-        BatchSql.insert(dataSource, "sms_outbox", List.of("business_key", "order_id", "event_type", "phone", "text",
-                "status", "attempts", "next_attempt_at", "created_at", "updated_at"),
-                entries.stream().<List<?>> map(e -> List.of(e.businessKey, e.orderId, e.eventType, e.phone, e.text,
-                        e.status, e.attempts, e.nextAttemptAt, e.createdAt, e.updatedAt)).toList());
+        BatchSql.insert(dataSource, "sms_outbox", List.of("business_key", "order_id", "customer_id", "event_type", "phone",
+                "text", "status", "attempts", "next_attempt_at", "created_at", "updated_at"),
+                entries.stream().<List<?>> map(e -> Arrays.asList(e.businessKey, e.orderId, e.customerId,
+                        e.eventType, e.phone, e.text, e.status, e.attempts, e.nextAttemptAt, e.createdAt, e.updatedAt))
+                        .toList());
     }
 
     /** The sms_outbox row {@code row} is on (every column selected by name). */
@@ -50,6 +54,7 @@ public class SmsOutboxEntry {
         entry.id = row.getLong("id");
         entry.businessKey = row.getString("business_key");
         entry.orderId = row.getString("order_id");
+        entry.customerId = row.getString("customer_id");
         entry.eventType = OrderEventType.valueOf(row.getString("event_type"));
         entry.phone = row.getString("phone");
         entry.text = row.getString("text");

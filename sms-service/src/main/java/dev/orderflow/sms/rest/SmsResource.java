@@ -2,6 +2,7 @@ package dev.orderflow.sms.rest;
 
 import java.util.List;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -17,6 +18,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.security.Caller;
+import dev.orderflow.security.Roles;
 import dev.orderflow.sms.outbox.SmsOutbox;
 import dev.orderflow.sms.outbox.SmsOutboxEntry;
 
@@ -25,13 +28,17 @@ import dev.orderflow.sms.outbox.SmsOutboxEntry;
 public class SmsResource {
 
     private final SmsOutbox outbox;
+    private final Caller caller;
 
     @Inject
-    public SmsResource(SmsOutbox outbox) {
+    public SmsResource(SmsOutbox outbox, Caller caller) {
         this.outbox = outbox;
+        this.caller = caller;
     }
 
+    /** A customer reads the texts of its own orders (another customer's order: as if unknown); staff and services any. */
     @GET
+    @RolesAllowed({ Roles.CUSTOMER, Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Texts of an order",
             description = "Every text recorded for the order, oldest first: sent, pending or failed. An order the "
@@ -50,6 +57,7 @@ public class SmsResource {
             throw ProblemException.badRequest("orderId",
                     "must be at most " + SmsOutboxEntry.MAX_ORDER_ID_LENGTH + " characters");
         }
-        return outbox.ofOrder(orderId).stream().map(SmsView::of).toList();
+        return outbox.ofOrder(orderId).stream().filter(text -> caller.mayRead(text.customerId)).map(SmsView::of)
+                .toList();
     }
 }

@@ -15,12 +15,12 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.security.Roles;
 import dev.orderflow.status.rest.QueryParameters;
-import dev.orderflow.status.security.AdminRoles;
 import io.quarkus.security.identity.SecurityIdentity;
 
 /**
- * The DLQ console's API (HTTP Basic; roles in {@link AdminRoles}). Reads admit every role;
+ * The DLQ console's API (bearer tokens; roles in {@link Roles}, the caller is the token's subject). Reads admit every role;
  * requesting a re-drive or an abandon needs {@code operator}, approving or rejecting {@code approver}.
  */
 @Path("/admin")
@@ -44,14 +44,14 @@ public class DlqConsoleResource {
 
     @GET
     @Path("/dlq")
-    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER })
     public List<DeadLetterQueueView> deadLetterQueues() {
         return queues.queues();
     }
 
     @GET
     @Path("/dlq/{consumer}/messages")
-    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER })
     public List<DeadLetterView> deadLetters(@PathParam("consumer") String consumer, @QueryParam("max") String max) {
         return queues.messages(consumer, bounded("max", max, DEFAULT_MAX, config.browseLimit()));
     }
@@ -59,7 +59,7 @@ public class DlqConsoleResource {
     @POST
     @Path("/dlq/{consumer}/redrive-requests")
     @Consumes(MediaType.APPLICATION_JSON)
-    @RolesAllowed(AdminRoles.OPERATOR)
+    @RolesAllowed(Roles.OPERATOR)
     public Response requestRedrive(@PathParam("consumer") String consumer, RedriveRequestInput input) {
         return Response.status(Response.Status.CREATED).entity(redrives.request(consumer, input, user())).build();
     }
@@ -68,28 +68,28 @@ public class DlqConsoleResource {
     @POST
     @Path("/dlq/{consumer}/abandon-requests")
     @Consumes(MediaType.APPLICATION_JSON)
-    @RolesAllowed(AdminRoles.OPERATOR)
+    @RolesAllowed(Roles.OPERATOR)
     public Response requestAbandon(@PathParam("consumer") String consumer, RedriveRequestInput input) {
         return Response.status(Response.Status.CREATED).entity(redrives.requestAbandon(consumer, input, user())).build();
     }
 
     @POST
     @Path("/redrive-requests/{id}/approve")
-    @RolesAllowed(AdminRoles.APPROVER)
+    @RolesAllowed(Roles.APPROVER)
     public RedriveRequestView approve(@PathParam("id") long id) {
         return redrives.approve(id, user());
     }
 
     @POST
     @Path("/redrive-requests/{id}/reject")
-    @RolesAllowed(AdminRoles.APPROVER)
+    @RolesAllowed(Roles.APPROVER)
     public RedriveRequestView reject(@PathParam("id") long id, @QueryParam("comment") String comment) {
         return redrives.reject(id, user(), comment);
     }
 
     @GET
     @Path("/redrive-requests")
-    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER })
     public List<RedriveRequestView> redriveRequests(@QueryParam("status") String status,
             @QueryParam("limit") String limit) {
         RedriveStatus wanted = null;
@@ -105,7 +105,7 @@ public class DlqConsoleResource {
 
     @GET
     @Path("/audit")
-    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER })
     public List<AuditEntryView> audit(@QueryParam("limit") String limit) {
         return redrives.audit(bounded("limit", limit, DEFAULT_LIMIT, config.auditLimit()));
     }

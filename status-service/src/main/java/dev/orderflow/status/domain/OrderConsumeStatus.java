@@ -15,6 +15,9 @@ public class OrderConsumeStatus {
 
     public String orderId;
 
+    /** The order's customer, from its create event; null before it. */
+    public String customerId;
+
     public OrderState state;
 
     /** The create event's occurredAt; null while the create has not arrived (the row is not "opened"). */
@@ -44,7 +47,7 @@ public class OrderConsumeStatus {
     public static final String TABLE = "order_message_consume_status";
 
     /** Columns of the table as {@link #read} reads them, for a select list with the table's alias {@code s}. */
-    public static final String SELECT_COLUMNS = "s.order_id, s.state, s.created_at, s.cancel_requested_at,"
+    public static final String SELECT_COLUMNS = "s.order_id, s.customer_id, s.state, s.created_at, s.cancel_requested_at,"
             + " s.first_seen_at, s.updated_at, s.completed_at, s.failed_at, s.cancelled_at, s.failure_consumer,"
             + " s.failure_class, s.failure_reason";
 
@@ -52,6 +55,7 @@ public class OrderConsumeStatus {
     public static OrderConsumeStatus read(ResultSet row) throws SQLException {
         OrderConsumeStatus status = new OrderConsumeStatus();
         status.orderId = row.getString("order_id");
+        status.customerId = row.getString("customer_id");
         status.state = OrderState.valueOf(row.getString("state"));
         status.createdAt = BatchSql.instant(row, "created_at");
         status.cancelRequestedAt = BatchSql.instant(row, "cancel_requested_at");

@@ -2,6 +2,7 @@ package dev.orderflow.status.lag;
 
 import java.util.List;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,6 +15,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.security.Roles;
 import dev.orderflow.status.rest.ApiTime;
 
 /**
@@ -45,6 +47,7 @@ public class LagResource {
     }
 
     @GET
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
     @Operation(summary = "Consumer lag of every monitored group", description = "Latest figures (messages behind, "
             + "age of the oldest unconsumed message, retry and DLQ depth, consumers online, per topic) and the last "
             + "samples oldest first. When the broker could not be asked in the last round: the last known figures "

@@ -21,8 +21,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import dev.orderflow.rest.problem.FieldError;
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.security.Roles;
 import dev.orderflow.status.rest.ApiTime;
-import dev.orderflow.status.security.AdminRoles;
 
 /**
  * {@code /admin/reconciliation}: run a reconciliation now (operator, approver) or read the last
@@ -58,7 +58,7 @@ public class ReconciliationResource {
     }
 
     @POST
-    @RolesAllowed({ AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    @RolesAllowed({ Roles.OPERATOR, Roles.APPROVER })
     @Operation(summary = "Reconcile orders created in [from, to) against every consumer's effects now",
             description = "from/to: ISO-8601 instants; defaults: the last orderflow.reconciliation.window (24 h). "
                     + "400 when from is not before to or the window exceeds orderflow.reconciliation.max-window.")
@@ -78,7 +78,7 @@ public class ReconciliationResource {
     }
 
     @GET
-    @RolesAllowed({ AdminRoles.VIEWER, AdminRoles.OPERATOR, AdminRoles.APPROVER })
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER })
     @Operation(summary = "The last reconciliation report of this instance", description = "404 when none ran yet.")
     public ReportBody last() {
         return reconciler.lastReport().map(ReportBody::of).orElseThrow(() -> new ProblemException(Problem.of(

@@ -3,8 +3,10 @@ package dev.orderflow.status.rest;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -17,6 +19,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.security.Caller;
+import dev.orderflow.security.Roles;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.service.OrderStatusNotFoundException;
@@ -41,12 +45,14 @@ public class OrderStatusResource {
     private final StatusQueries queries;
     private final StatusWaiters waiters;
     private final StatusServiceConfig config;
+    private final Caller caller;
 
     @Inject
-    public OrderStatusResource(StatusQueries queries, StatusWaiters waiters, StatusServiceConfig config) {
+    public OrderStatusResource(StatusQueries queries, StatusWaiters waiters, StatusServiceConfig config, Caller caller) {
         this.queries = queries;
         this.waiters = waiters;
         this.config = config;
+        this.caller = caller;
     }
 
     /**
@@ -55,32 +61,36 @@ public class OrderStatusResource {
      */
     @GET
     @Path("orders/{orderId}/status")
+    @RolesAllowed({ Roles.CUSTOMER, Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
     @Operation(summary = "An order's processing status", description = "404 while the order is unknown or its create "
             + "event has not arrived. With wait (ISO-8601 duration, e.g. PT10S, capped by "
             + "orderflow.status.long-poll.max-wait) the answer comes as soon as the state is not PENDING, or at the "
-            + "timeout with the state then (404 if the order is still not visible).")
+            + "timeout with the state then (404 if the order is still not visible). A customer sees its own orders "
+            + "only: another customer's order is 404, as if unknown.")
     public Uni<OrderStatusBody> status(@PathParam("orderId") String orderId,
             @Parameter(description = "ISO-8601 duration to wait for a non-PENDING state, e.g. PT10S")
             @QueryParam("wait") String wait) {
         checkOrderId(orderId);
         Duration waitFor = parseWait(wait);
+        Predicate<String> readable = caller.readableCustomers();
         if (waitFor.isZero()) {
-            return read(orderId).map(OrderStatusBody::of);
+            return read(orderId, readable).map(OrderStatusBody::of);
         }
         StatusWaiters.Waiter waiter = waiters.register(orderId);
-        return read(orderId)
+        return read(orderId, readable)
                 .onFailure(OrderStatusNotFoundException.class).recoverWithNull()
                 .chain(view -> view != null && view.state() != OrderState.PENDING
                         ? Uni.createFrom().item(view)
                         : Uni.createFrom().completionStage(waiter.woken())
                                 .ifNoItem().after(waitFor).recoverWithItem((Void) null)
-                                .chain(() -> read(orderId)))
+                                .chain(() -> read(orderId, readable)))
                 .eventually(() -> waiters.remove(waiter))
                 .map(OrderStatusBody::of);
     }
 
     @GET
     @Path("orders/status")
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
     @Blocking
     @Operation(summary = "Orders in one state, newest first")
     public StatusPageBody list(
@@ -96,15 +106,22 @@ public class OrderStatusResource {
 
     @GET
     @Path("status/summary")
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
     @Blocking
     @Operation(summary = "Orders per state and end-to-end latency percentiles of recent completions")
     public StatusSummaryBody summary() {
         return StatusSummaryBody.of(queries.summary());
     }
 
-    private Uni<OrderStatusView> read(String orderId) {
-        return Uni.createFrom().item(() -> queries.find(orderId))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    /** The order's status when the caller may read it; else not found, like an unknown order. */
+    private Uni<OrderStatusView> read(String orderId, Predicate<String> readableCustomers) {
+        return Uni.createFrom().item(() -> {
+            OrderStatusView view = queries.find(orderId);
+            if (!readableCustomers.test(view.customerId())) {
+                throw new OrderStatusNotFoundException(orderId, false);
+            }
+            return view;
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     private static void checkOrderId(String orderId) {

@@ -16,7 +16,10 @@ import dev.orderflow.status.domain.OrderState;
  * @param failure     why it FAILED, or what an order in ATTENTION waits for; null in other states
  * @param compensation each required consumer's state for the order's fail event (DONE when its
  *                    reversal is applied), in the configured order; null unless the state is FAILED
+ * @param customerId  the order's customer (not shown; decides who may read it); null on rows from
+ *                    before it was recorded
  */
 public record OrderStatusView(String orderId, OrderState state, Map<String, ConsumerState> consumers,
-        Instant createdAt, Instant completedAt, Failure failure, Map<String, ConsumerState> compensation) {
+        Instant createdAt, Instant completedAt, Failure failure, Map<String, ConsumerState> compensation,
+        String customerId) {
 }

@@ -143,7 +143,7 @@ public class StatusQueries {
             return new OrderStatusView(s.orderId, s.state,
                     StateRules.consumerStates(required, StateRules.trackedEvent(s.cancelRequested()), outcomes),
                     s.createdAt, s.completedAt, failed || s.state == OrderState.ATTENTION ? s.failure() : null,
-                    failed ? StateRules.consumerStates(required, OrderEventType.FAIL, outcomes) : null);
+                    failed ? StateRules.consumerStates(required, OrderEventType.FAIL, outcomes) : null, s.customerId);
         }).toList();
     }
 }

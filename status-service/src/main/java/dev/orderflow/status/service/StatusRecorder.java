@@ -96,6 +96,7 @@ public class StatusRecorder {
         Snapshot before = Snapshot.of(status);
         if (event.eventType() == OrderEventType.CREATE) {
             status.createdAt = event.occurredAt().truncatedTo(ChronoUnit.MILLIS);
+            status.customerId = event.customerId();
         } else if (event.eventType() == OrderEventType.CANCEL && status.cancelRequestedAt == null) {
             status.cancelRequestedAt = now;
         }
@@ -291,12 +292,12 @@ public class StatusRecorder {
      * locked), one for the outcome messages to publish.
      */
     private void writeOrders(List<OrderRows> changed) {
-        BatchSql.upsert(dataSource, STATUS_TABLE, List.of("order_id", "state", "created_at",
+        BatchSql.upsert(dataSource, STATUS_TABLE, List.of("order_id", "customer_id", "state", "created_at",
                 "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failed_at", "cancelled_at",
                 "failure_consumer", "failure_class", "failure_reason"), changed.stream().map(order -> order.status)
-                        .<List<?>> map(s -> Arrays.asList(s.orderId, s.state, s.createdAt, s.cancelRequestedAt,
-                                s.firstSeenAt, s.updatedAt, s.completedAt, s.failedAt, s.cancelledAt, s.failureConsumer,
-                                s.failureClass, s.failureReason)).toList(),
+                        .<List<?>> map(s -> Arrays.asList(s.orderId, s.customerId, s.state, s.createdAt,
+                                s.cancelRequestedAt, s.firstSeenAt, s.updatedAt, s.completedAt, s.failedAt,
+                                s.cancelledAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
                 List.of("order_id"));
         List<PendingReport> published = changed.stream().flatMap(order -> order.published.stream()).toList();
         outbox.enqueue(published);

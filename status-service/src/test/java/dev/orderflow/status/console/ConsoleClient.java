@@ -1,6 +1,6 @@
 package dev.orderflow.status.console;
 
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;

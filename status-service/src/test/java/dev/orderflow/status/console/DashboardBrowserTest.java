@@ -5,7 +5,7 @@ import static dev.orderflow.status.console.ConsoleClient.OPERATOR;
 import static dev.orderflow.status.console.ConsoleClient.VIEWER;
 import static dev.orderflow.status.console.ConsoleClient.as;
 import static dev.orderflow.status.console.ConsoleClient.awaitEntry;
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -4,7 +4,7 @@ import static dev.orderflow.status.reconciliation.ReconciliationFixture.ledger;
 import static dev.orderflow.status.reconciliation.ReconciliationFixture.movement;
 import static dev.orderflow.status.reconciliation.ReconciliationFixture.order;
 import static dev.orderflow.status.reconciliation.ReconciliationFixture.text;
-import static io.restassured.RestAssured.given;
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.hamcrest.Matchers.containsString;
