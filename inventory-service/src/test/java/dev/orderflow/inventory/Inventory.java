@@ -1,6 +1,5 @@
 package dev.orderflow.inventory;
 
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
@@ -22,9 +21,16 @@ import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.rest.fuzz.ApiCallers;
+import io.restassured.specification.RequestSpecification;
 
 /** Test vocabulary: orders, stock levels and what the service committed and reported. */
 final class Inventory {
+
+    /** A request as an inventory manager: the only role that sets stock (any role reads it). */
+    static RequestSpecification asInventoryManager() {
+        return ApiCallers.asUser("ivan", "inventory-manager");
+    }
 
     static final String GROUP = OrderMessaging.INVENTORY_GROUP;
     static final Duration PROCESSED = Duration.ofSeconds(60);
@@ -43,7 +49,7 @@ final class Inventory {
 
     /** {@code PUT /stock/{sku}} through the API. */
     static void setStock(String sku, long available) {
-        given().contentType("application/json").body(Map.of("available", available))
+        asInventoryManager().contentType("application/json").body(Map.of("available", available))
                 .put("/stock/{sku}", sku).then().statusCode(200);
     }
 

@@ -50,7 +50,7 @@ class StockApiFuzzTest {
         cases.addAll(corpus.pathSegment("GET /stock/{sku}", "GET", "/stock/{}"));
         long stockRows = CommittedState.number("select count(*) from stock");
 
-        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization())).send(cases);
+        FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.bearer(ApiCallers.TOKENS.user("ivan", "inventory-manager")))).send(cases);
 
         run.printAndVerify();
         assertThat(run.inputs()).isEqualTo(cases.size());
@@ -70,7 +70,7 @@ class StockApiFuzzTest {
         RawRequest put = RawRequest.of("PUT", "/stock/" + sku,
                 List.of(RawRequest.Header.of("Content-Type", "application/json")), "{\"available\":" + "1".repeat(12)
                         + "}");
-        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization());
+        RawHttp http = new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.bearer(ApiCallers.TOKENS.user("ivan", "inventory-manager")));
         int inputs = 0;
         try (SlowClients slow = new SlowClients(http)) {
             for (int i = 0; i < 20; i++, inputs++) {

@@ -1,6 +1,6 @@
 package dev.orderflow.inventory;
 
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
+import static dev.orderflow.inventory.Inventory.asInventoryManager;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -19,22 +19,22 @@ class StockApiTest {
     void putSetsTheStockAndGetReadsIt() {
         String sku = Inventory.newSku();
 
-        given().contentType("application/json").body("{\"available\":100000}")
+        asInventoryManager().contentType("application/json").body("{\"available\":100000}")
                 .put("/stock/{sku}", sku).then()
                 .statusCode(200)
                 .contentType("application/json")
                 .body(equalTo("{\"sku\":\"" + sku + "\",\"available\":100000}"));
-        given().contentType("application/json").body("{\"available\":99998}")
+        asInventoryManager().contentType("application/json").body("{\"available\":99998}")
                 .put("/stock/{sku}", sku).then().statusCode(200).body("available", equalTo(99998));
 
-        given().get("/stock/{sku}", sku).then()
+        asInventoryManager().get("/stock/{sku}", sku).then()
                 .statusCode(200)
                 .body(equalTo("{\"sku\":\"" + sku + "\",\"available\":99998}"));
     }
 
     @Test
     void unknownSkuIsA404Problem() {
-        given().get("/stock/{sku}", "SKU-NOPE-" + System.nanoTime()).then()
+        asInventoryManager().get("/stock/{sku}", "SKU-NOPE-" + System.nanoTime()).then()
                 .statusCode(404)
                 .contentType("application/problem+json")
                 .body("status", equalTo(404))
@@ -56,23 +56,23 @@ class StockApiTest {
     void invalidBodyIsA400ProblemNamingTheFieldAndWritesNothing(String body, String field) {
         String sku = Inventory.newSku();
 
-        given().contentType("application/json").body(body).put("/stock/{sku}", sku).then()
+        asInventoryManager().contentType("application/json").body(body).put("/stock/{sku}", sku).then()
                 .statusCode(400)
                 .contentType("application/problem+json")
                 .body("status", equalTo(400))
                 .body("errors[0].field", equalTo(field))
                 .body(not(containsString("Exception")));
-        given().get("/stock/{sku}", sku).then().statusCode(404);
+        asInventoryManager().get("/stock/{sku}", sku).then().statusCode(404);
     }
 
     @Test
     void invalidSkuAndWrongContentTypeAreProblems() {
-        given().contentType("application/json").body("{\"available\":1}")
+        asInventoryManager().contentType("application/json").body("{\"available\":1}")
                 .put("/stock/{sku}", "bad sku").then()
                 .statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("sku"));
-        given().get("/stock/{sku}", "x".repeat(65)).then()
+        asInventoryManager().get("/stock/{sku}", "x".repeat(65)).then()
                 .statusCode(400).contentType("application/problem+json");
-        given().contentType("text/plain").body("available=1")
+        asInventoryManager().contentType("text/plain").body("available=1")
                 .put("/stock/{sku}", Inventory.newSku()).then()
                 .statusCode(415).contentType("application/problem+json");
     }

@@ -1,12 +1,12 @@
 package dev.orderflow.sms;
 
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static dev.orderflow.sms.SmsTestEvents.DELIVERY;
 import static dev.orderflow.sms.SmsTestEvents.awaitSingleReport;
 import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;

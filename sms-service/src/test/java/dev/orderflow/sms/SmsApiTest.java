@@ -1,11 +1,11 @@
 package dev.orderflow.sms;
 
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static dev.orderflow.sms.SmsTestEvents.awaitStatus;
 import static dev.orderflow.sms.SmsTestEvents.event;
 import static dev.orderflow.sms.SmsTestEvents.newOrderId;
 import static dev.orderflow.sms.SmsTestEvents.newPhone;
 import static dev.orderflow.sms.SmsTestEvents.sendCreateOfACompletedOrder;
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -20,6 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.orderflow.consumer.testing.OrderTopicSender;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.rest.fuzz.AccessMatrix;
+import dev.orderflow.rest.fuzz.ApiCallers;
 import dev.orderflow.sms.FakeSmsGateway.Answer;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -121,5 +123,24 @@ class SmsApiTest {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().get("/q/metrics").then().statusCode(200).body(containsString("sms_sends_total"));
         given().get("/q/openapi").then().statusCode(200).body(containsString("/sms"));
+    }
+
+    @Test
+    void aCustomerReadsTheTextsOfItsOwnOrdersOnlyAndEveryCallerAnswersAsTheRulesSay() {
+        String orderId = newOrderId();
+        OrderTopicSender.send(event(OrderEventType.CREATE, orderId, newPhone()));
+        awaitStatus(orderId + ":create", "HELD");
+        String owner = "C-" + orderId;
+        // Statuses in AccessMatrix.Who order: none, forged, owner, other customer, inventory-manager, viewer,
+        // operator, approver, service.
+        AccessMatrix matrix = new AccessMatrix(owner)
+                .expect("GET", "/sms?orderId=" + orderId, null, "401 401 200 200 403 200 200 200 200");
+        matrix.verify();
+
+        ApiCallers.asCustomer(owner).queryParam("orderId", orderId).get("/sms").then().statusCode(200)
+                .body("size()", equalTo(1));
+        // Another customer learns nothing: the order looks unknown.
+        ApiCallers.asCustomer(matrix.otherCustomer()).queryParam("orderId", orderId).get("/sms").then()
+                .statusCode(200).body("size()", equalTo(0));
     }
 }

@@ -1,12 +1,12 @@
-// orderflow status dashboard: plain JS, no build step, no CDN. Public data (orders, lag) is read
-// without credentials; the admin parts (DLQ console, re-drive requests, reconciliation) use HTTP
-// Basic credentials entered in the form and kept in memory only (gone on reload).
+// orderflow status dashboard: plain JS, no build step, no CDN. Every call carries the bearer token
+// entered in the form (a viewer, operator or approver token of the deployment's issuer; locally
+// `deploy/run-local.sh token --user vera --roles viewer`), kept in memory only (gone on reload).
 'use strict';
 
 const STATES = ['PENDING', 'ATTENTION', 'FAILED', 'COMPLETED', 'CANCELLED'];
 const RECENT_ORDERS = 30;
 const REFRESH_MS = 5000;
-let credentials = null; // {user, header}
+let credentials = null; // {user, header, roles}
 let consoleConsumer = null;
 
 const $ = (id) => document.getElementById(id);
@@ -45,9 +45,10 @@ async function api(path, options) {
 
 // --- Recent orders: a colour matrix of per-consumer flags (GET /orders/status, one call per state) ---
 async function loadOrders() {
+  if (!credentials) { say('orders-message', 'log in to see the orders'); return; }
   try {
     const pages = await Promise.all(STATES.map(async (state) => {
-      const r = await fetch(`/orders/status?state=${state}&page=0&size=${RECENT_ORDERS}`);
+      const r = await api(`/orders/status?state=${state}&page=0&size=${RECENT_ORDERS}`);
       if (!r.ok) throw new Error(await problemText(r));
       return (await r.json()).orders;
     }));
@@ -74,9 +75,10 @@ async function loadOrders() {
 
 // --- Lag per group over time (GET /lag; 503 until the first sample) ---
 async function loadLag() {
+  if (!credentials) { say('lag-message', 'log in to see the lag'); return; }
   let body;
   try {
-    const r = await fetch('/lag');
+    const r = await api('/lag');
     if (!r.ok) {
       $('lag-chart').replaceChildren();
       say('lag-message', r.status === 404 ? 'lag not available' : `lag not available (${r.status})`);
@@ -123,31 +125,42 @@ function lagChart(groups) {
 }
 
 // --- Admin parts ---
-function setLoggedIn(user, password) {
-  credentials = user ? { user, header: 'Basic ' + btoa(`${user}:${password}`) } : null;
-  $('login-status').textContent = user ? `logged in as ${user}` : 'not logged in (admin parts hidden)';
-  $('logout-button').hidden = !user;
-  ['login-user', 'login-password', 'login-button'].forEach((id) => { $(id).hidden = !!user; });
-  document.querySelectorAll('.admin').forEach((s) => s.classList.toggle('locked', !user));
-  if (!user) {
+// The token's claims, for the name shown and the roles (its signature is the server's to check).
+function claimsOf(token) {
+  try {
+    return JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+  } catch (e) {
+    return {};
+  }
+}
+
+function setLoggedIn(token) {
+  const claims = token ? claimsOf(token) : {};
+  credentials = token ? { user: claims.sub || 'unknown', header: 'Bearer ' + token, roles: claims.groups || [] } : null;
+  $('login-status').textContent = token ? `logged in as ${credentials.user}` : 'not logged in';
+  $('logout-button').hidden = !token;
+  ['login-token', 'login-button'].forEach((id) => { $(id).hidden = !!token; });
+  document.querySelectorAll('.admin').forEach((s) => s.classList.toggle('locked', !token));
+  if (!token) {
     $('console').hidden = true;
     consoleConsumer = null;
-    ['dlq-table', 'requests-table'].forEach((id) => $(id).tBodies[0].replaceChildren());
+    ['dlq-table', 'requests-table', 'orders-table'].forEach((id) => $(id).tBodies[0].replaceChildren());
     $('reconciliation-result').replaceChildren();
+    $('lag-chart').replaceChildren();
   }
 }
 
 async function login(event) {
   event.preventDefault();
-  const user = $('login-user').value.trim(), password = $('login-password').value;
-  const r = await fetch('/admin/dlq', { headers: { Authorization: 'Basic ' + btoa(`${user}:${password}`), Accept: 'application/json' } });
+  const token = $('login-token').value.trim();
+  const r = await fetch('/admin/dlq', { headers: { Authorization: 'Bearer ' + token, Accept: 'application/json' } });
   if (!r.ok) {
     $('login-status').textContent = `login failed: ${await problemText(r)}`;
     return;
   }
-  $('login-password').value = '';
-  setLoggedIn(user, password);
-  await refreshAdmin();
+  $('login-token').value = '';
+  setLoggedIn(token);
+  await Promise.all([refreshAdmin(), loadOrders(), loadLag()]);
 }
 
 async function refreshAdmin() {
@@ -252,7 +265,7 @@ $('request-redrive').addEventListener('click', requestRedrive);
 $('request-abandon').addEventListener('click', requestAbandon);
 window.addEventListener('hashchange', route);
 setLoggedIn(null);
-route();
 loadOrders();
 loadLag();
-setInterval(() => { loadOrders(); loadLag(); }, REFRESH_MS);
+route();
+setInterval(() => { if (credentials) { loadOrders(); loadLag(); } }, REFRESH_MS);

@@ -1,12 +1,12 @@
 package dev.orderflow.status;
 
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static dev.orderflow.status.StatusClient.allDone;
 import static dev.orderflow.status.StatusClient.awaitOutcome;
 import static dev.orderflow.status.StatusClient.awaitState;
 import static dev.orderflow.status.StatusClient.get;
 import static dev.orderflow.status.StatusClient.newOrderId;
 import static dev.orderflow.status.StatusClient.outcomes;
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;

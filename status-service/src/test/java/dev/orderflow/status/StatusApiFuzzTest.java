@@ -1,9 +1,9 @@
 package dev.orderflow.status;
 
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.MAY_ACCEPT;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.PROBLEM;
 import static dev.orderflow.rest.fuzz.FuzzCorpus.concat;
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 

@@ -1,9 +1,9 @@
 package dev.orderflow.order.rest;
 
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.HTTP_LAYER_4XX;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.MAY_ACCEPT;
 import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.PROBLEM;
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;

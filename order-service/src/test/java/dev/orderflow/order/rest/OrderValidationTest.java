@@ -2,9 +2,9 @@ package dev.orderflow.order.rest;
 
 import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
-import static org.hamcrest.Matchers.containsString;
 
 import java.util.UUID;
 

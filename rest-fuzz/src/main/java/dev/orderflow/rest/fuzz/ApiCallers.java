@@ -29,7 +29,12 @@ public final class ApiCallers {
 
     /** The {@code Authorization} header value of {@link #given()}'s caller, for raw clients. */
     public static String serviceAuthorization() {
-        return "Bearer " + SERVICE_TOKEN;
+        return bearer(SERVICE_TOKEN);
+    }
+
+    /** The {@code Authorization} header value for {@code token}, for raw clients. */
+    public static String bearer(String token) {
+        return "Bearer " + token;
     }
 
     /** A request as customer {@code customerId}. */

@@ -1,15 +1,15 @@
 package dev.orderflow.status.console;
 
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.orderflow.rest.fuzz.ApiCallers;
 import io.restassured.specification.RequestSpecification;
 
-/** The admin API as the test users of %test (password {@code <user>-secret}) call it. */
+/** The admin API as the console's people call it, each with a token of the test issuer carrying their roles. */
 final class ConsoleClient {
 
     /** viewer only. */
@@ -25,7 +25,22 @@ final class ConsoleClient {
     }
 
     static RequestSpecification as(String user) {
-        return given().auth().preemptive().basic(user, user + "-secret");
+        return ApiCallers.withToken(token(user));
+    }
+
+    /** The bearer token of {@code user}, with that user's roles. */
+    static String token(String user) {
+        return ApiCallers.TOKENS.user(user, roles(user));
+    }
+
+    private static String[] roles(String user) {
+        return switch (user) {
+            case VIEWER -> new String[] { "viewer" };
+            case OPERATOR -> new String[] { "viewer", "operator" };
+            case OPERATOR_APPROVER -> new String[] { "viewer", "operator", "approver" };
+            case APPROVER -> new String[] { "viewer", "approver" };
+            default -> throw new IllegalArgumentException("no such test user: " + user);
+        };
     }
 
     /** Waits until the consumer's DLQ listing shows the entry with that key, and returns it. */

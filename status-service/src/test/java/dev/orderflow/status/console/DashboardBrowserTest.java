@@ -1,11 +1,11 @@
 package dev.orderflow.status.console;
 
+import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static dev.orderflow.status.console.ConsoleClient.APPROVER;
 import static dev.orderflow.status.console.ConsoleClient.OPERATOR;
 import static dev.orderflow.status.console.ConsoleClient.VIEWER;
 import static dev.orderflow.status.console.ConsoleClient.as;
 import static dev.orderflow.status.console.ConsoleClient.awaitEntry;
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -101,6 +101,10 @@ class DashboardBrowserTest {
         String dlqMessageId = (String) awaitEntry("inventory", key).get("dlqMessageId");
 
         browser.get(dashboard.toString());
+        // Nothing without a token.
+        await().atMost(UI).until(() -> browser.findElement(By.id("orders-message")).getText().contains("log in"));
+        assertThat(browser.findElements(By.cssSelector("tr[data-order-id]"))).isEmpty();
+        logIn(VIEWER);
         // The order's row, with its per-consumer flags as colours (refreshed every 5 s).
         await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
             WebElement row = browser.findElement(By.cssSelector("tr[data-order-id='" + orderId + "']"));
@@ -124,6 +128,7 @@ class DashboardBrowserTest {
             }
             assertThat(browser.findElement(By.id("lag-message")).getText()).doesNotContain("not available");
         });
+        browser.findElement(By.id("logout-button")).click();
 
         logIn(OPERATOR);
         long requestId = requestThroughTheConsole("inventory", dlqMessageId, "database is back", "request-redrive");
@@ -170,7 +175,6 @@ class DashboardBrowserTest {
         await().atMost(UI).ignoreExceptions().until(() -> browser
                 .findElement(By.cssSelector("tr[data-request-id='" + requestId + "'] .request-status")).getText()
                 .equals("ABANDONED"));
-        browser.findElement(By.id("logout-button")).click();
 
         // The order's row: FAILED, why, and each consumer's compensation still to run.
         await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
@@ -199,11 +203,11 @@ class DashboardBrowserTest {
         return requestOf(dlqMessageId);
     }
 
+    /** Logs in with a bearer token of {@code user} (its roles), pasted as an operator would. */
     private void logIn(String user) {
-        await().atMost(UI).until(() -> browser.findElement(By.id("login-user")).isDisplayed());
-        browser.findElement(By.id("login-user")).clear();
-        browser.findElement(By.id("login-user")).sendKeys(user);
-        browser.findElement(By.id("login-password")).sendKeys(user + "-secret");
+        await().atMost(UI).until(() -> browser.findElement(By.id("login-token")).isDisplayed());
+        browser.findElement(By.id("login-token")).clear();
+        browser.findElement(By.id("login-token")).sendKeys(ConsoleClient.token(user));
         browser.findElement(By.id("login-button")).click();
         await().atMost(UI).until(() -> browser.findElement(By.id("login-status")).getText().equals("logged in as " + user));
     }
