@@ -1,6 +1,6 @@
 package dev.orderflow.status.reconciliation;
 
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
+import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 

@@ -1,10 +1,10 @@
 package dev.orderflow.status.reconciliation;
 
-import static dev.orderflow.rest.fuzz.ApiCallers.given;
 import static dev.orderflow.status.reconciliation.ReconciliationFixture.ledger;
 import static dev.orderflow.status.reconciliation.ReconciliationFixture.movement;
 import static dev.orderflow.status.reconciliation.ReconciliationFixture.order;
 import static dev.orderflow.status.reconciliation.ReconciliationFixture.text;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.hamcrest.Matchers.containsString;
@@ -292,6 +292,7 @@ class ReconciliationTest {
 
     @Test
     @Order(10)
+    @TestSecurity(user = "vera", roles = "viewer")
     void lagAnswers503WhenNothingWasEverMeasured() {
         given().get("/lag").then()
                 .statusCode(503)
