@@ -5,8 +5,11 @@
 #
 #   deploy/run-local.sh [--build] [--clean] [--demo]
 #     --build  run `mvn install` first even if everything is built
-#     --clean  wipe .run-local/ (broker store, embedded MariaDB data, logs) before starting
+#     --clean  wipe .run-local/ (broker store, embedded MariaDB data, token key, logs) before starting
 #     --demo   place one order once everything is up and wait for COMPLETED
+#   deploy/run-local.sh token (--customer ID | --user NAME --roles ROLE[,ROLE] | --service NAME)
+#     print a bearer token the local suite accepts (its signing key is made at the first start, in
+#     .run-local/keys, never committed)
 #
 # Environment: JAVA_OPTS adds JVM options to the launcher, e.g.
 #   JAVA_OPTS='-Dorderflow.local.mariadb.port=3307' deploy/run-local.sh
@@ -38,7 +41,7 @@ for service in "${services[@]}"; do
 done
 if [[ "$build" == true ]]; then
   command -v mvn >/dev/null || { echo "run-local: mvn is needed to build; it is not on the PATH" >&2; exit 1; }
-  echo "run-local: building (mvn -B -q -DskipTests install; the first build downloads ~400 MB)"
+  echo "run-local: building (mvn -B -q -DskipTests install; the first build downloads ~400 MB)" >&2
   # shellcheck disable=SC2086
   mvn -B -q -DskipTests ${MVN_ARGS:-} install
 fi

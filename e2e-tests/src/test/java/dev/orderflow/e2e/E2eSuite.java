@@ -19,6 +19,7 @@ import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
 import dev.orderflow.launcher.Settings;
+import dev.orderflow.tokens.TokenIssuer;
 
 /**
  * The whole suite for the end-to-end tests, started with the local launcher ({@link LocalSuite}):
@@ -114,6 +115,11 @@ final class E2eSuite implements AutoCloseable {
     String url(String service) {
         return specs.stream().filter(s -> s.name().equals(service)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("No service " + service)).url();
+    }
+
+    /** The issuer of the tokens the suite's services accept (the launcher's key for this run). */
+    TokenIssuer tokens() {
+        return suite.tokens();
     }
 
     String orderUrl() {

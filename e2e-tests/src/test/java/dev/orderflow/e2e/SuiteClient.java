@@ -1,6 +1,5 @@
 package dev.orderflow.e2e;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -13,13 +12,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import io.restassured.RestAssured;
 import io.restassured.config.HttpClientConfig;
 import io.restassured.config.RestAssuredConfig;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 
-/** The suite's public HTTP APIs as the end-to-end tests call them (REST Assured; thread-safe). */
+/**
+ * The suite's public HTTP APIs as the end-to-end tests call them (REST Assured; thread-safe), each
+ * call with a real token of the suite's issuer: a customer places, follows and reads its own orders
+ * and points, an inventory manager sets stock, and checks of another customer's data go as a service.
+ */
 final class SuiteClient {
 
     /** Connect 5 s; reads 30 s (a long-poll answers within its wait, 10 s here). */
@@ -29,9 +34,21 @@ final class SuiteClient {
             .setParam("http.socket.timeout", 30_000));
 
     private final E2eSuite suite;
+    private final String service;
+    private final String stockManager;
 
     SuiteClient(E2eSuite suite) {
         this.suite = suite;
+        this.service = suite.tokens().service("e2e-tests");
+        this.stockManager = suite.tokens().user("e2e-stock", "inventory-manager");
+    }
+
+    private static RequestSpecification as(String token) {
+        return RestAssured.given().config(CONFIG).auth().oauth2(token);
+    }
+
+    private RequestSpecification asCustomer(String customerId) {
+        return as(suite.tokens().customer(customerId));
     }
 
     /** One order line; {@code unitPrice} with two decimals. */
@@ -50,27 +67,27 @@ final class SuiteClient {
     }
 
     void putStock(String sku, long available) {
-        given().config(CONFIG).baseUri(suite.inventoryUrl())
+        as(stockManager).baseUri(suite.inventoryUrl())
                 .contentType(ContentType.JSON).body(Map.of("available", available))
                 .put("/stock/{sku}", sku)
                 .then().statusCode(200);
     }
 
     long stock(String sku) {
-        return given().config(CONFIG).baseUri(suite.inventoryUrl())
+        return as(stockManager).baseUri(suite.inventoryUrl())
                 .get("/stock/{sku}", sku)
                 .then().statusCode(200).extract().jsonPath().getLong("available");
     }
 
     long points(String customerId) {
-        return given().config(CONFIG).baseUri(suite.pointsUrl())
+        return asCustomer(customerId).baseUri(suite.pointsUrl())
                 .get("/points/{customerId}", customerId)
                 .then().statusCode(200).extract().jsonPath().getLong("balance");
     }
 
     /** The SMS rows of an order, oldest first: each a map with eventType, status, text, ... */
     List<Map<String, Object>> sms(String orderId) {
-        return given().config(CONFIG).baseUri(suite.smsUrl())
+        return as(service).baseUri(suite.smsUrl())
                 .queryParam("orderId", orderId)
                 .get("/sms")
                 .then().statusCode(200).extract().jsonPath().getList("$");
@@ -86,7 +103,7 @@ final class SuiteClient {
             lines.add(Map.of("sku", item.sku(), "quantity", item.quantity(), "unitPrice", item.unitPrice()));
         }
         body.put("items", lines);
-        Response response = given().config(CONFIG).baseUri(suite.orderUrl())
+        Response response = asCustomer(customerId).baseUri(suite.orderUrl())
                 .contentType(ContentType.JSON).body(body)
                 .post("/orders");
         assertThat(response.statusCode()).as("POST /orders answered %s", response.asString()).isEqualTo(201);
@@ -101,18 +118,18 @@ final class SuiteClient {
 
     /** GET /orders/{id} at order-service. */
     JsonPath order(String orderId) {
-        return given().config(CONFIG).baseUri(suite.orderUrl()).get("/orders/{orderId}", orderId)
+        return as(service).baseUri(suite.orderUrl()).get("/orders/{orderId}", orderId)
                 .then().statusCode(200).extract().jsonPath();
     }
 
     /** POST /orders/{id}/cancel, answered. */
     Response cancelResponse(String orderId) {
-        return given().config(CONFIG).baseUri(suite.orderUrl()).post("/orders/{orderId}/cancel", orderId);
+        return as(service).baseUri(suite.orderUrl()).post("/orders/{orderId}/cancel", orderId);
     }
 
     /** POST /orders/{id}/cancel and its status code. */
     int cancel(String orderId) {
-        return given().config(CONFIG).baseUri(suite.orderUrl())
+        return as(service).baseUri(suite.orderUrl())
                 .post("/orders/{orderId}/cancel", orderId)
                 .then().extract().statusCode();
     }
@@ -127,7 +144,7 @@ final class SuiteClient {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no answer";
         while (System.nanoTime() < deadline) {
-            Response response = given().config(CONFIG).queryParam("wait", "PT10S").get(statusUrl);
+            Response response = as(service).queryParam("wait", "PT10S").get(statusUrl);
             last = response.statusCode() + " " + response.asString();
             if (response.statusCode() == 200) {
                 JsonPath status = response.jsonPath();
@@ -158,7 +175,7 @@ final class SuiteClient {
 
     /** GET /status/summary of the status service (counts per state, latency percentiles). */
     String statusSummary() {
-        return given().config(CONFIG).baseUri(suite.statusUrl()).get("/status/summary")
+        return as(service).baseUri(suite.statusUrl()).get("/status/summary")
                 .then().statusCode(200).extract().asString();
     }
 

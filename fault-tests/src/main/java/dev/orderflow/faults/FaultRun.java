@@ -104,7 +104,8 @@ public final class FaultRun {
     private Result execute() {
         long runStartedAt = System.nanoTime();
         try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), profile.workers(),
-                profile.maxOrders(), profile.pause(), profile.cancelEvery()).failingOneIn(profile.failEvery());
+                profile.maxOrders(), profile.pause(), profile.cancelEvery()).failingOneIn(profile.failEvery())
+                        .withTokens(suite.tokens());
                 RawProducer injector = new RawProducer(suite.nameServerAddress());
                 Reconciler reconciler = new Reconciler(suite)) {
             stream.seedStock(suite.url("inventory-service"));

@@ -24,6 +24,7 @@ import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
+import dev.orderflow.tokens.TokenIssuer;
 
 /**
  * The suite the faults are injected into: the broker ({@link BrokerMain}) and every service as
@@ -68,6 +69,8 @@ public final class FaultSuite implements AutoCloseable {
 
     private final Path root;
     private final Path runDir;
+    /** Signs the tokens this run's services accept; its key lives in the run folder. */
+    private TokenIssuer tokens;
     private final String mariadbHost;
     private final int mariadbPort;
     private final PrintStream out;
@@ -166,6 +169,7 @@ public final class FaultSuite implements AutoCloseable {
             suite.stopLeftovers();
             suite.recreateDatabases();
             deleteRunDir(runDir);
+            suite.tokens = TokenIssuer.inDirectory(runDir.resolve("keys"));
             suite.startBroker();
             for (String name : suite.specs.keySet()) {
                 suite.startInstance(name, suite.specs.get(name).port(), false);
@@ -377,6 +381,11 @@ public final class FaultSuite implements AutoCloseable {
         process.awaitReady(System.nanoTime() + Duration.ofMinutes(2).toNanos());
     }
 
+    /** The issuer of the tokens this run's services accept. */
+    public TokenIssuer tokens() {
+        return tokens;
+    }
+
     private ServiceProcess startInstance(String name, int port, boolean extra) {
         return startInstance(name, port, extra, Map.of());
     }
@@ -390,7 +399,7 @@ public final class FaultSuite implements AutoCloseable {
         int databasePort = databaseLink != null && name.equals(DB_OUTAGE_SERVICE) ? databaseLink.port() : mariadbPort;
         Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
-                List.copyOf(specs.values())));
+                List.copyOf(specs.values()), tokens));
         if (name.equals("status-service")) {
             // Its reconciliation and DLQ console read the other services' databases: this run's.
             properties.putAll(LocalSuite.readOnlyDatasources(List.copyOf(specs.values()),

@@ -34,6 +34,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.tokens.TokenIssuer;
 
 /**
  * The steady stream of orders and cancellations the faults hit: {@code workers} clients, each
@@ -72,6 +73,10 @@ public final class OrderStream implements AutoCloseable {
     private final Duration pause;
     private final int cancelEvery;
     private volatile int failEvery;
+    /** Signs the callers' tokens; null for a suite without authentication (the Spring Boot reference). */
+    private volatile TokenIssuer tokens;
+    /** Each customer's token, minted once: a customer reuses its token as a real client does. */
+    private final Map<String, String> customerTokens = new ConcurrentHashMap<>();
     private final ExecutorService workers;
     private final int workerCount;
     private final AtomicInteger attempted = new AtomicInteger();
@@ -140,6 +145,15 @@ public final class OrderStream implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Sends every request with a bearer token of {@code issuer}: an order and its cancel as the
+     * order's customer, the stock as an inventory manager. Set before {@link #seedStock} and {@link #start()}.
+     */
+    public OrderStream withTokens(TokenIssuer issuer) {
+        this.tokens = issuer;
+        return this;
+    }
+
     /** PUT /stock for every SKU of the stream (and 0 of {@link #SHORT_SKU} when orders fail on purpose). */
     public void seedStock(String inventoryUrl) {
         List<String> seeded = new ArrayList<>(skus);
@@ -150,6 +164,9 @@ public final class OrderStream implements AutoCloseable {
             HttpPut put = new HttpPut(inventoryUrl + "/stock/" + sku);
             long available = sku.equals(SHORT_SKU) ? 0 : INITIAL_STOCK;
             put.setEntity(new StringEntity("{\"available\":" + available + "}", ContentType.APPLICATION_JSON));
+            if (tokens != null) {
+                put.setHeader("Authorization", "Bearer " + tokens.user("fault-stock", "inventory-manager"));
+            }
             Answer response = send(put);
             if (response == null || response.statusCode() != 200) {
                 throw new IllegalStateException("PUT /stock/" + sku + " answered "
@@ -199,6 +216,7 @@ public final class OrderStream implements AutoCloseable {
         long postStarted = System.nanoTime();
         HttpPost post = new HttpPost(orderUrl.get() + "/orders");
         post.setEntity(new StringEntity(body.toString(), ContentType.APPLICATION_JSON));
+        authorizeAs(post, customer);
         Answer response = send(post);
         long postNanos = System.nanoTime() - postStarted;
         if (response == null) {
@@ -222,8 +240,16 @@ public final class OrderStream implements AutoCloseable {
     }
 
     private void cancel(String orderId) {
-        Answer response = send(new HttpPost(orderUrl.get() + "/orders/" + orderId + "/cancel"));
+        HttpPost post = new HttpPost(orderUrl.get() + "/orders/" + orderId + "/cancel");
+        authorizeAs(post, accepted.get(orderId).customerId());
+        Answer response = send(post);
         cancelAnswers.put(orderId, response == null ? -1 : response.statusCode());
+    }
+
+    private void authorizeAs(ClassicHttpRequest request, String customer) {
+        if (tokens != null) {
+            request.setHeader("Authorization", "Bearer " + customerTokens.computeIfAbsent(customer, tokens::customer));
+        }
     }
 
     /** One request; null when it got no answer (connection refused or reset, timeout). */

@@ -142,9 +142,10 @@ public final class LoadRun {
         int planned = options.plannedOrders();
         List<String> skus = options.skuNames();
         try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), skus, options.clients(), planned,
-                Duration.ZERO, 0);
+                Duration.ZERO, 0).withTokens(suite.tokens());
                 OrderStream atRate = options.warmupOrdersAtRate() == 0 ? null : new OrderStream(
-                        () -> suite.url("order-service"), skus, options.clients(), options.warmupOrdersAtRate(), Duration.ZERO, 0);
+                        () -> suite.url("order-service"), skus, options.clients(), options.warmupOrdersAtRate(), Duration.ZERO, 0)
+                        .withTokens(suite.tokens());
                 Reconciler reconciler = new Reconciler(suite);
                 SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress());
                 PerSecondSamples perSecond = options.perSecond()
@@ -289,7 +290,7 @@ public final class LoadRun {
         }
         long started = System.nanoTime();
         try (OrderStream warmup = new OrderStream(() -> suite.url("order-service"), skus, options.clients(),
-                options.warmupOrders(), Duration.ZERO, 0)) {
+                options.warmupOrders(), Duration.ZERO, 0).withTokens(suite.tokens())) {
             warmup.start();
             await().atMost(options.completionTimeout()).pollInterval(Duration.ofMillis(200))
                     .until(() -> warmup.finishedCount() >= options.warmupOrders());

@@ -26,6 +26,7 @@ import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
+import dev.orderflow.tokens.TokenIssuer;
 
 /**
  * The whole suite on one machine: the real RocketMQ name server and broker in this JVM,
@@ -45,10 +46,17 @@ public final class LocalSuite implements AutoCloseable {
 
     private static final String USAGE = """
             usage: deploy/run-local.sh [--build] [--clean] [--demo]
+                   deploy/run-local.sh token (--customer ID | --user NAME --roles ROLE[,ROLE] | --service NAME)
               --build  rebuild the modules first (run-local.sh only)
-              --clean  delete the run folder (.run-local: broker store, embedded MariaDB data, logs) first
+              --clean  delete the run folder (.run-local: broker store, embedded MariaDB data, keys, logs) first
               --demo   place one order once everything is up and wait until it is COMPLETED
+              token    print a bearer token the local suite accepts (signed with .run-local/keys), e.g.
+                       curl -H "Authorization: Bearer $(deploy/run-local.sh token --customer C-1)" ...
+                       roles: customer, inventory-manager, viewer, operator, approver, service
             Settings: -Dorderflow.local.* in JAVA_OPTS, see deploy/launcher/.../Settings.java""";
+
+    /** Folder of the run folder holding the token signing key (created at the first start). */
+    static final String KEYS_DIR = "keys";
 
     /**
      * Topics the services use, created before they start: a consumer that subscribes to a topic
@@ -83,6 +91,7 @@ public final class LocalSuite implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private LocalMariaDB mariaDB;
     private EmbeddedRocketMQ rocketMQ;
+    private TokenIssuer tokens;
     private volatile boolean stopping;
 
     /** @param suite the services to start when built, normally {@link ServiceSpec#SUITE} */
@@ -96,6 +105,10 @@ public final class LocalSuite implements AutoCloseable {
         List<String> options = List.of(args);
         if (options.contains("--help") || options.contains("-h")) {
             System.out.println(USAGE);
+            return;
+        }
+        if (!options.isEmpty() && options.get(0).equals("token")) {
+            printToken(options.subList(1, options.size()));
             return;
         }
         List<String> unknown = options.stream().filter(o -> !o.equals("--clean") && !o.equals("--demo")).toList();
@@ -137,6 +150,7 @@ public final class LocalSuite implements AutoCloseable {
      */
     public void start() {
         prepareRunDir();
+        tokens = TokenIssuer.inDirectory(settings.runDir().resolve(KEYS_DIR));
         List<ServiceSpec> built = new ArrayList<>();
         for (ServiceSpec spec : suite) {
             if (Files.isRegularFile(spec.runnerJar(settings.root()))) {
@@ -200,7 +214,7 @@ public final class LocalSuite implements AutoCloseable {
 
     private ServiceProcess startService(ServiceSpec spec) {
         Map<String, String> properties = serviceProperties(spec, mariaDB.jdbcUrl(spec.database()), mariaDB.user(),
-                rocketMQ.nameServerAddress(), suite);
+                rocketMQ.nameServerAddress(), suite, tokens);
         Map<String, String> env = new LinkedHashMap<>();
         // The password goes by environment: a command line is visible to every local user.
         env.put("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
@@ -220,12 +234,16 @@ public final class LocalSuite implements AutoCloseable {
 
     /**
      * The system properties that wire one service into a suite: its HTTP port, its database, the
-     * name server, and (order-service) the status service its responses link to. The database
-     * password is not among them: pass it as {@code QUARKUS_DATASOURCE_PASSWORD} in the environment.
+     * name server, the key its bearer tokens are signed with, and (order-service) the status service
+     * its responses link to. The database password is not among them: pass it as
+     * {@code QUARKUS_DATASOURCE_PASSWORD} in the environment.
      */
     public static Map<String, String> serviceProperties(ServiceSpec spec, String jdbcUrl, String databaseUser,
-            String nameServerAddress, List<ServiceSpec> suite) {
+            String nameServerAddress, List<ServiceSpec> suite, TokenIssuer tokens) {
         Map<String, String> properties = new LinkedHashMap<>();
+        // No OpenID Connect issuer runs locally: the services trust the suite's own signing key.
+        properties.put("quarkus.oidc.public-key", tokens.publicKey());
+        properties.put("quarkus.oidc.token.issuer", TokenIssuer.ISSUER);
         properties.put("quarkus.http.port", Integer.toString(spec.port()));
         properties.put("quarkus.datasource.jdbc.url", jdbcUrl);
         properties.put("quarkus.datasource.username", databaseUser);
@@ -263,7 +281,7 @@ public final class LocalSuite implements AutoCloseable {
     private void seedStock(String inventoryUrl) {
         out.println("  demo stock (inventory-service):");
         try {
-            new DemoClient(out).seedStock(inventoryUrl);
+            new DemoClient(out, tokens).seedStock(inventoryUrl);
         } catch (IOException | RuntimeException e) {
             out.println("  seeding demo stock failed (the suite keeps running): " + e);
         } catch (InterruptedException e) {
@@ -285,15 +303,17 @@ public final class LocalSuite implements AutoCloseable {
                 out.printf("  %-18s %s   (log %s)%n", service.name(), url(service),
                         settings.root().relativize(service.log()));
             }
-            out.println("Try:");
+            out.println("Try (every call needs a bearer token; this one is customer " + DemoClient.DEMO_CUSTOMER + "'s):");
+            out.println("  AUTH=\"Authorization: Bearer $(deploy/run-local.sh token --customer " + DemoClient.DEMO_CUSTOMER
+                    + ")\"");
             running("order-service").ifPresent(order -> {
-                out.println("  curl -si -X POST " + url(order) + "/orders -H 'Content-Type: application/json' \\");
+                out.println("  curl -si -X POST " + url(order) + "/orders -H \"$AUTH\" -H 'Content-Type: application/json' \\");
                 out.println("       -d '" + DemoClient.DEMO_ORDER + "'");
             });
             running("status-service").ifPresent(status ->
-                    out.println("  curl -s '" + url(status) + "/orders/<orderId>/status?wait=PT10S'"));
+                    out.println("  curl -s -H \"$AUTH\" '" + url(status) + "/orders/<orderId>/status?wait=PT10S'"));
             running("inventory-service").ifPresent(inventory ->
-                    out.println("  curl -s " + url(inventory) + "/stock/SKU-1"));
+                    out.println("  curl -s -H \"$AUTH\" " + url(inventory) + "/stock/SKU-1"));
         }
         out.println("Ctrl-C stops everything (data is kept; --clean wipes it).");
     }
@@ -308,7 +328,7 @@ public final class LocalSuite implements AutoCloseable {
         }
         out.println("\ndemo:");
         try {
-            JsonNode status = new DemoClient(out).placeOrderAndAwait(url(running("order-service").orElseThrow()),
+            JsonNode status = new DemoClient(out, tokens).placeOrderAndAwait(url(running("order-service").orElseThrow()),
                     url(running("status-service").orElseThrow()), Duration.ofSeconds(60));
             out.println("  COMPLETED: " + status);
         } catch (IOException | RuntimeException e) {
@@ -318,6 +338,33 @@ public final class LocalSuite implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted during the demo", e);
         }
+    }
+
+    /** The issuer of the tokens this suite's services accept (known once {@link #start()} began). */
+    public TokenIssuer tokens() {
+        return tokens;
+    }
+
+    /** {@code token --customer ID | --user NAME --roles R[,R] | --service NAME}: prints one token. */
+    private static void printToken(List<String> arguments) {
+        Map<String, String> given = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < arguments.size(); i += 2) {
+            given.put(arguments.get(i), arguments.get(i + 1));
+        }
+        TokenIssuer issuer = TokenIssuer.inDirectory(Settings.fromSystemProperties(Path.of("")).runDir().resolve(KEYS_DIR));
+        String token;
+        if (arguments.size() == 2 && given.containsKey("--customer")) {
+            token = issuer.customer(given.get("--customer"));
+        } else if (arguments.size() == 2 && given.containsKey("--service")) {
+            token = issuer.service(given.get("--service"));
+        } else if (arguments.size() == 4 && given.containsKey("--user") && given.containsKey("--roles")) {
+            token = issuer.user(given.get("--user"), given.get("--roles").split(","));
+        } else {
+            System.err.println("token: give --customer ID, --service NAME, or --user NAME --roles ROLE[,ROLE]\n" + USAGE);
+            System.exit(2);
+            return;
+        }
+        System.out.println(token);
     }
 
     public synchronized Optional<ServiceProcess> running(String name) {
