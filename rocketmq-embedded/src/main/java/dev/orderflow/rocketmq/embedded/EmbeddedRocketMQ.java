@@ -9,11 +9,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 
+import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.MQVersion;
@@ -34,7 +36,8 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  *
  * <p>For dev mode, tests and the local launcher only: production points at a real cluster.
  * Settings are sized for a laptop (small mapped files) and, with {@link Options#forTests},
- * for fast tests (transaction check-back within seconds, a short retry delay table).
+ * for fast tests (transaction check-back within seconds, a short retry delay table). With
+ * {@link Options#accessControl} the broker admits only signed requests of its {@link BrokerUser}s.
  */
 public final class EmbeddedRocketMQ implements AutoCloseable {
 
@@ -185,10 +188,15 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
             store.setSlaveTimeout((int) options.replicaTimeout.toMillis());
         }
 
-        broker = new BrokerController(config, server, new NettyClientConfig(), store);
+        AuthConfig authConfig = options.users == null ? null
+                : BrokerAccessControl.authConfig(options.clusterName, options.brokerName, storeDir);
+        broker = new BrokerController(config, server, new NettyClientConfig(), store, authConfig);
         try {
             if (!broker.initialize()) {
                 throw new IllegalStateException("RocketMQ broker failed to initialize (store " + storeDir + ")");
+            }
+            if (options.users != null) {
+                BrokerAccessControl.install(broker, options.users);
             }
             broker.start();
         } catch (IllegalStateException e) {
@@ -396,6 +404,7 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
         private int syncMasterReplicas;
         private Duration replicaTimeout = Duration.ofSeconds(3);
         private Duration startTimeout = Duration.ofSeconds(30);
+        private List<BrokerUser> users;
 
         public Options(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -441,6 +450,23 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
             return this;
         }
         public Options startTimeout(Duration d) { this.startTimeout = d; return this; }
+
+        /**
+         * Starts the broker with RocketMQ's access control on (ACL 2.0: authentication and
+         * authorization), these being its only users: every request to the broker must then be
+         * signed with one user's keys (the client's {@code AclClientRPCHook}) and be granted to
+         * that user, or it is answered {@code NO_PERMISSION}. The name server stays open: it only
+         * tells routes. Off unless called; an empty list lets no client do anything.
+         */
+        public Options accessControl(Collection<BrokerUser> users) {
+            this.users = List.copyOf(users);
+            return this;
+        }
+
+        /** {@link #accessControl(Collection)} with these users. */
+        public Options accessControl(BrokerUser... users) {
+            return accessControl(List.of(users));
+        }
         public Options dataDir(Path dir) { this.dataDir = dir; return this; }
     }
 }

@@ -47,7 +47,8 @@ import dev.orderflow.rocketmq.RocketMQDeadLetters;
  * {@link RocketMQAdmin} on {@link DefaultMQAdminExt} (the client behind {@code mqadmin}), a pull
  * consumer per browse for reading DLQs without consuming them (explicit offsets, nothing
  * committed), and a producer for re-drives. The admin client and the producer start on first use
- * and stop with the application.
+ * and stop with the application. All three sign with the connector-level credentials
+ * ({@code mp.messaging.connector.smallrye-rocketmq.access-key} and {@code secret-key}), if set.
  */
 @ApplicationScoped
 public class DefaultRocketMQAdmin implements RocketMQAdmin {
@@ -224,7 +225,7 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         // browse's own requests on it, or left the queue read from its end: a 500 or an empty
         // listing, seen in DlqConsoleTest under load. The pull consumer has no background tasks.
         @SuppressWarnings("deprecation")
-        DefaultMQPullConsumer reader = new DefaultMQPullConsumer(DLQ_BROWSER_GROUP);
+        DefaultMQPullConsumer reader = new DefaultMQPullConsumer(DLQ_BROWSER_GROUP, credentials().rpcHook());
         reader.setNamesrvAddr(nameServer());
         reader.setInstanceName(RocketMQMessages.instanceName("dlq-browser"));
         try {
@@ -304,9 +305,9 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
 
     private synchronized DefaultMQAdminExt admin() {
         if (admin == null) {
-            DefaultMQAdminExt created = new DefaultMQAdminExt();
+            DefaultMQAdminExt created = new DefaultMQAdminExt(credentials().rpcHook());
             created.setNamesrvAddr(nameServer());
-            created.setInstanceName(RocketMQMessages.sharedInstanceName(nameServer()));
+            created.setInstanceName(RocketMQMessages.sharedInstanceName(nameServer(), credentials()));
             try {
                 created.start();
             } catch (MQClientException e) {
@@ -319,8 +320,9 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
 
     private synchronized DefaultMQProducer redriveProducer() {
         if (redriveProducer == null) {
-            DefaultMQProducer created = RocketMQProducers.prepare(new DefaultMQProducer(REDRIVE_PRODUCER_GROUP),
-                    nameServer(), RocketMQMessages.sharedInstanceName(nameServer()));
+            DefaultMQProducer created = RocketMQProducers.prepare(
+                    new DefaultMQProducer(REDRIVE_PRODUCER_GROUP, credentials().rpcHook()), nameServer(),
+                    RocketMQMessages.sharedInstanceName(nameServer(), credentials()));
             try {
                 created.start();
             } catch (MQClientException e) {
@@ -335,6 +337,11 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         return config.getOptionalValue(RocketMQConfigKeys.CONNECTOR_NAME_SERVER, String.class)
                 .orElseThrow(() -> new IllegalStateException("RocketMQAdmin needs "
                         + RocketMQConfigKeys.CONNECTOR_NAME_SERVER + " (set by Dev Services in dev and test mode)"));
+    }
+
+    private ClientCredentials credentials() {
+        return ClientCredentials.of(config.getOptionalValue(RocketMQConfigKeys.CONNECTOR_ACCESS_KEY, String.class),
+                config.getOptionalValue(RocketMQConfigKeys.CONNECTOR_SECRET_KEY, String.class), "RocketMQAdmin");
     }
 
     @PreDestroy

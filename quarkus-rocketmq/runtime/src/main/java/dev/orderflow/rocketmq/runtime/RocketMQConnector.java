@@ -48,6 +48,15 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
         description = "Client instance name. Default: one per process and name server, shared by every channel (one "
                 + "set of connections and client threads) except transactional ones, which get their own; the groups "
                 + "in one instance must differ. Give a channel its own name to make it a separate client.")
+@ConnectorAttribute(name = "access-key", type = "string", direction = INCOMING_AND_OUTGOING,
+        description = "Access key (user name) the channel's clients sign every request with, for brokers that run with "
+                + "access control (RocketMQ ACL 2.0); set it with `secret-key`, or neither (unsigned requests, which such "
+                + "a broker refuses). Set once for all channels as `mp.messaging.connector.smallrye-rocketmq.access-key`; "
+                + "`RocketMQAdmin` signs with that connector-level value. Channels with other credentials get client "
+                + "instances of their own.")
+@ConnectorAttribute(name = "secret-key", type = "string", direction = INCOMING_AND_OUTGOING,
+        description = "Secret key of `access-key`. It signs requests and is never sent or logged; give it from a secret "
+                + "(e.g. an environment variable), not from a file in the application.")
 @ConnectorAttribute(name = "health-enabled", type = "boolean", direction = INCOMING_AND_OUTGOING, defaultValue = "true",
         description = "Whether the channel reports readiness (client started and name server reachable).")
 @ConnectorAttribute(name = "health-timeout", type = "int", direction = INCOMING_AND_OUTGOING, defaultValue = "1000",

@@ -30,7 +30,7 @@ public final class RocketMQMessages {
 
     private static final AtomicInteger INSTANCE_COUNTER = new AtomicInteger();
     private static final String SHARED_INSTANCE_EPOCH = Long.toHexString(System.nanoTime());
-    private static final Map<String, String> SHARED_INSTANCES = new ConcurrentHashMap<>();
+    private static final Map<SharedInstance, String> SHARED_INSTANCES = new ConcurrentHashMap<>();
 
     private RocketMQMessages() {
     }
@@ -229,17 +229,26 @@ public final class RocketMQMessages {
 
     /**
      * The client instance the extension's long-lived clients (channels other than transactional
-     * ones, DLQ writers, admin, re-drive) share by default, one per name server. Each instance has
-     * its own connections, Netty loops, pull, rebalance, heartbeat and callback threads: with one
-     * instance each, status-service's seven clients hold over a hundred threads. The groups of one
-     * instance must differ, which RocketMQ requires of one process's clients anyway. The name
-     * carries the pid, so two processes never share a client id, and a value fixed at class
-     * loading, so that an application restarted in the same JVM (tests) does not meet a leftover
-     * instance of the previous one.
+     * ones, DLQ writers, admin, re-drive) share by default, one per name server and credentials
+     * (an instance signs every request with the credentials of the client that created it). Each
+     * instance has its own connections, Netty loops, pull, rebalance, heartbeat and callback
+     * threads: with one instance each, status-service's seven clients hold over a hundred threads.
+     * The groups of one instance must differ, which RocketMQ requires of one process's clients
+     * anyway. The name carries the pid, so two processes never share a client id, and a value fixed
+     * at class loading, so that an application restarted in the same JVM (tests) does not meet a
+     * leftover instance of the previous one. It never carries a key.
      */
-    static String sharedInstanceName(String nameServer) {
-        return SHARED_INSTANCES.computeIfAbsent(nameServer,
-                ns -> "orderflow@" + ProcessHandle.current().pid() + "#" + SHARED_INSTANCE_EPOCH + "-"
+    static String sharedInstanceName(String nameServer, ClientCredentials credentials) {
+        return SHARED_INSTANCES.computeIfAbsent(new SharedInstance(nameServer, credentials),
+                shared -> "orderflow@" + ProcessHandle.current().pid() + "#" + SHARED_INSTANCE_EPOCH + "-"
                         + INSTANCE_COUNTER.incrementAndGet());
+    }
+
+    /** {@link #sharedInstanceName(String, ClientCredentials)} of clients without credentials. */
+    static String sharedInstanceName(String nameServer) {
+        return sharedInstanceName(nameServer, ClientCredentials.NONE);
+    }
+
+    private record SharedInstance(String nameServer, ClientCredentials credentials) {
     }
 }

@@ -58,6 +58,7 @@ public class RocketMQSink {
     private final NameServerProbe probe;
     private final DefaultMQProducer producer;
     private final Flow.Subscriber<? extends Message<?>> subscriber;
+    private final ClientCredentials credentials;
     private volatile Throwable startFailure;
 
     enum SendMode {
@@ -79,6 +80,7 @@ public class RocketMQSink {
         };
         this.metrics = new ChannelMetrics(channel);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
+        this.credentials = ClientCredentials.of(config.getAccessKey(), config.getSecretKey(), "Channel " + channel);
         this.producer = createProducer();
         this.subscriber = MultiUtils.via(multi -> onSendingThread(multi)
                 .onItem().transformToUniAndConcatenate(this::send)
@@ -99,7 +101,7 @@ public class RocketMQSink {
 
     /** A plain producer; a transactional channel's producer is created by the transactions support. */
     protected DefaultMQProducer createProducer() {
-        DefaultMQProducer p = new DefaultMQProducer(config.getProducerGroup().orElse(channel));
+        DefaultMQProducer p = new DefaultMQProducer(config.getProducerGroup().orElse(channel), credentials.rpcHook());
         configure(p);
         start(p);
         return p;
@@ -107,7 +109,7 @@ public class RocketMQSink {
 
     protected final void configure(DefaultMQProducer p) {
         RocketMQProducers.prepare(p, config.getNameServer(),
-                config.getInstanceName().orElse(RocketMQMessages.sharedInstanceName(config.getNameServer())));
+                config.getInstanceName().orElse(RocketMQMessages.sharedInstanceName(config.getNameServer(), credentials)));
         p.setSendMsgTimeout(config.getSendTimeout());
         p.setRetryTimesWhenSendFailed(config.getRetries());
         p.setRetryTimesWhenSendAsyncFailed(config.getRetries());
@@ -116,11 +118,23 @@ public class RocketMQSink {
     protected final void start(DefaultMQProducer p) {
         try {
             p.start();
+            checkCredentials(p);
             LOG.infof("RocketMQ channel %s sending to %s (%s) as group %s via %s", channel, topic, config.getSendMode(),
                     p.getProducerGroup(), config.getNameServer());
         } catch (MQClientException e) {
             startFailure = e;
             throw new IllegalStateException("Channel " + channel + ": producer failed to start", e);
+        }
+    }
+
+    /** The producer signs with the channel's credentials, not with those of an instance it joined. */
+    private void checkCredentials(DefaultMQProducer p) {
+        try {
+            credentials.checkUsedBy(p.getDefaultMQProducerImpl().getMqClientFactory(), "Channel " + channel);
+        } catch (IllegalStateException e) {
+            startFailure = e;
+            p.shutdown();
+            throw e;
         }
     }
 

@@ -87,6 +87,7 @@ public class RocketMQSource {
     private final String channel;
     private final String group;
     private final String topic;
+    private final ClientCredentials credentials;
     private final DefaultMQPushConsumer consumer;
     private final ChannelMetrics metrics;
     private final NameServerProbe probe;
@@ -157,6 +158,7 @@ public class RocketMQSource {
         this.topic = config.getTopic().orElse(channel);
         this.metrics = new ChannelMetrics(channel, batch);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
+        this.credentials = ClientCredentials.of(config.getAccessKey(), config.getSecretKey(), "Channel " + channel);
         this.consumer = createConsumer();
         metrics.cachedMessages(this::cachedMessages);
         this.stream = Multi.createFrom()
@@ -216,9 +218,10 @@ public class RocketMQSource {
     }
 
     private DefaultMQPushConsumer createConsumer() {
-        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
+        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group, credentials.rpcHook());
         c.setNamesrvAddr(config.getNameServer());
-        c.setInstanceName(config.getInstanceName().orElse(RocketMQMessages.sharedInstanceName(config.getNameServer())));
+        c.setInstanceName(config.getInstanceName()
+                .orElse(RocketMQMessages.sharedInstanceName(config.getNameServer(), credentials)));
         int threads = config.getConsumeThreads();
         c.setConsumeThreadMin(threads);
         c.setConsumeThreadMax(threads);
@@ -319,12 +322,23 @@ public class RocketMQSource {
         this.emitter = e;
         try {
             consumer.start();
+            checkCredentials();
             started = true;
             LOG.infof("RocketMQ channel %s consuming %s (%s) as group %s, %s, from %s", channel, topic,
                     config.getTagExpression(), group, config.getConsumeMode(), config.getNameServer());
-        } catch (MQClientException ex) {
+        } catch (MQClientException | IllegalStateException ex) {
             startFailure = ex;
             e.fail(ex);
+        }
+    }
+
+    /** The consumer signs with the channel's credentials, not with those of an instance it joined. */
+    private void checkCredentials() {
+        try {
+            credentials.checkUsedBy(consumer.getDefaultMQPushConsumerImpl().getmQClientFactory(), "Channel " + channel);
+        } catch (IllegalStateException e) {
+            consumer.shutdown();
+            throw e;
         }
     }
 
@@ -572,7 +586,8 @@ public class RocketMQSource {
 
     private synchronized DefaultMQProducer deadLetterProducer() throws MQClientException {
         if (deadLetterProducer == null) {
-            DefaultMQProducer producer = RocketMQProducers.prepare(new DefaultMQProducer(group + "_dlq_writer"),
+            DefaultMQProducer producer = RocketMQProducers.prepare(
+                    new DefaultMQProducer(group + "_dlq_writer", credentials.rpcHook()),
                     config.getNameServer(), consumer.getInstanceName());
             producer.start();
             deadLetterProducer = producer;

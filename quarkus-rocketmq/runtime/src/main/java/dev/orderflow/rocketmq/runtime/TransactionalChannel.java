@@ -42,6 +42,7 @@ final class TransactionalChannel implements TransactionListener {
     private final ChannelMetrics metrics;
     private final TransactionMetrics transactionMetrics;
     private final NameServerProbe probe;
+    private final ClientCredentials credentials;
     private final TransactionMQProducer producer;
 
     /** The local side and the send's start time, handed through the producer as its {@code arg}. */
@@ -58,7 +59,9 @@ final class TransactionalChannel implements TransactionListener {
         this.metrics = new ChannelMetrics(channel);
         this.transactionMetrics = new TransactionMetrics(channel);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
-        this.producer = RocketMQProducers.prepare(new TransactionMQProducer(producerGroup), config.getNameServer(),
+        this.credentials = ClientCredentials.of(config.getAccessKey(), config.getSecretKey(), "Channel " + channel);
+        this.producer = RocketMQProducers.prepare(new TransactionMQProducer(producerGroup, credentials.rpcHook()),
+                config.getNameServer(),
                 // Its own client, not the shared one: the broker's check-backs arrive on the client's
                 // connection and callback threads, which the shared client gives to every channel's pulls.
                 config.getInstanceName().orElse(RocketMQMessages.instanceName(channel)));
@@ -84,6 +87,12 @@ final class TransactionalChannel implements TransactionListener {
             producer.start();
         } catch (MQClientException e) {
             throw new IllegalStateException("Channel " + channel + ": transactional producer failed to start", e);
+        }
+        try {
+            credentials.checkUsedBy(producer.getDefaultMQProducerImpl().getMqClientFactory(), "Channel " + channel);
+        } catch (IllegalStateException e) {
+            producer.shutdown();
+            throw e;
         }
         registerWithBrokers();
         LOG.infof("RocketMQ channel %s sending transactionally to %s as group %s via %s (check-backs: %s)", channel,
