@@ -1,6 +1,7 @@
 package dev.orderflow.inventory;
 
 import static dev.orderflow.rest.fuzz.ApiCallers.given;
+import static dev.orderflow.rest.fuzz.FuzzCase.Expectation.PROBLEM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -44,6 +45,8 @@ class StockApiFuzzTest {
         List<FuzzCase> cases = new ArrayList<>();
         cases.addAll(corpus.jsonBody("PUT /stock/{sku}", "PUT", target, STOCK_BODY, 200));
         cases.addAll(corpus.contentTypes("PUT /stock/{sku}", "PUT", target, VALID_STOCK));
+        cases.addAll(corpus.headerValues("PUT /stock/{sku}", "PUT", target, VALID_STOCK, "Authorization",
+                FuzzCorpus.hostileAuthorizations(), PROBLEM));
         cases.addAll(corpus.pathSegment("PUT /stock/{sku}", "PUT", "/stock/{}"));
         cases.addAll(corpus.wrongMethods("PUT /stock/{sku}", target, Set.of("GET", "PUT")));
         cases.addAll(corpus.malformedHttp("PUT /stock/{sku}", "PUT", target, VALID_STOCK));

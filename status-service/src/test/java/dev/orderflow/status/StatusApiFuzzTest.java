@@ -44,6 +44,8 @@ class StatusApiFuzzTest {
         FuzzCorpus corpus = new FuzzCorpus(FuzzCorpus.DEFAULT_SEED);
         List<FuzzCase> cases = new ArrayList<>();
         cases.addAll(corpus.pathSegment("GET /orders/{id}/status", "GET", "/orders/{}/status"));
+        cases.addAll(corpus.headerValues("GET /orders/{id}/status", "GET", "/orders/FUZZ-NO-SUCH-ORDER/status", null,
+                "Authorization", FuzzCorpus.hostileAuthorizations(), PROBLEM));
         cases.addAll(corpus.queryParameter("GET /orders/{id}/status", "/orders/FUZZ-NO-SUCH-ORDER/status", "", "wait",
                 concat(BAD_WAITS, HostileValues.SQL_AND_SCRIPT, HostileValues.UNICODE), PROBLEM));
         cases.addAll(corpus.wrongMethods("GET /orders/{id}/status", "/orders/FUZZ-NO-SUCH-ORDER/status", Set.of("GET")));

@@ -64,6 +64,8 @@ class OrderApiFuzzTest {
         cases.addAll(corpus.headerValues("POST /orders", "POST", "/orders", VALID_ORDER, "Idempotency-Key",
                 List.of(new byte[] {1}, "key\u007f".getBytes(StandardCharsets.US_ASCII), "a\u0000b".getBytes(
                         StandardCharsets.US_ASCII)), HTTP_LAYER_4XX));
+        cases.addAll(corpus.headerValues("POST /orders", "POST", "/orders", VALID_ORDER, "Authorization",
+                FuzzCorpus.hostileAuthorizations(), PROBLEM));
         cases.addAll(corpus.wrongMethods("POST /orders", "/orders", Set.of("GET", "POST")));
         cases.addAll(corpus.malformedHttp("POST /orders", "POST", "/orders", VALID_ORDER));
         cases.addAll(corpus.pathSegment("POST /orders/{id}/cancel", "POST", "/orders/{}/cancel"));

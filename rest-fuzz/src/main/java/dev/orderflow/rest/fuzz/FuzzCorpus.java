@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.orderflow.rest.fuzz.FuzzCase.Expectation;
 import dev.orderflow.rest.fuzz.RawRequest.Header;
+import dev.orderflow.tokens.TokenIssuer;
 
 /**
  * A deterministic corpus of hostile requests: the same seed gives the same cases. Each generator
@@ -205,6 +208,35 @@ public final class FuzzCorpus {
                     expectation, null));
         }
         return cases;
+    }
+
+    /**
+     * Authorization headers no service may accept, each on an otherwise valid request: empty,
+     * another scheme, a bearer without or with garbage, an expired token, one of a foreign issuer
+     * or audience, one signed by an unknown key, an unsigned one ({@code alg: none}), one whose
+     * signature was cut, a huge one. Each must be a 401 problem.
+     */
+    public static List<byte[]> hostileAuthorizations() {
+        TokenIssuer trusted = ApiCallers.TOKENS;
+        String valid = trusted.service("fuzz");
+        List<String> values = new ArrayList<>(List.of("", "Bearer", "Bearer ", "Bearer x", "bearer",
+                "Basic dXNlcjpwYXNz", "Bearer a.b.c", "Bearer ...", "Bearer " + valid.substring(0, valid.lastIndexOf('.') + 1),
+                "Bearer " + valid + "x", "Bearer " + valid.replace('.', '_'), valid,
+                "Bearer " + trusted.token("fuzz", List.of("service"), null, Duration.ofMinutes(-1)),
+                "Bearer " + trusted.sign(TokenIssuer.claims("fuzz-issuer", TokenIssuer.AUDIENCE, "fuzz", List.of("service"),
+                        null, Duration.ofMinutes(5))),
+                "Bearer " + trusted.sign(TokenIssuer.claims(TokenIssuer.ISSUER, "fuzz-audience", "fuzz", List.of("service"),
+                        null, Duration.ofMinutes(5))),
+                "Bearer " + unsigned(), "Bearer " + "A".repeat(6_000)));
+        return values.stream().map(v -> v.getBytes(StandardCharsets.ISO_8859_1)).toList();
+    }
+
+    /** A token whose header says {@code alg: none}, claims of a service, no signature. */
+    private static String unsigned() {
+        Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+        return base64.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + base64.encodeToString(TokenIssuer.claims(TokenIssuer.ISSUER, TokenIssuer.AUDIENCE, "fuzz",
+                        List.of("service"), null, Duration.ofMinutes(5)).toJson().getBytes(StandardCharsets.UTF_8)) + ".";
     }
 
     /**
