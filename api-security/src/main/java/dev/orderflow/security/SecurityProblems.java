@@ -1,10 +1,14 @@
 package dev.orderflow.security;
 
+import java.util.regex.Pattern;
+
 import jakarta.inject.Inject;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -22,11 +26,28 @@ import io.quarkus.security.UnauthorizedException;
  */
 public class SecurityProblems {
 
+    /** Three base64url parts (the signature may be empty, e.g. {@code alg: none}, which the verification refuses). */
+    private static final Pattern JWT_SHAPE = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
+    private static final String BEARER = "Bearer ";
+
     private final ObjectMapper objectMapper;
 
     @Inject
     public SecurityProblems(ObjectMapper objectMapper) {
         this.objectMapper = objectMapper;
+    }
+
+    /**
+     * A bearer credential that is not shaped like a JWT is answered here, before quarkus-oidc reads
+     * it: its decoder throws on some (e.g. {@code "..."}), which would come out as a 500.
+     */
+    @ServerRequestFilter(preMatching = true)
+    public Response malformedBearer(ContainerRequestContext request) {
+        String authorization = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        return JWT_SHAPE.matcher(authorization.substring(BEARER.length()).trim()).matches() ? null : badToken(null);
     }
 
     @ServerExceptionMapper
