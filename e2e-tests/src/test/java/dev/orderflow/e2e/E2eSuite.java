@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.orderflow.launcher.BrokerAccounts;
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
@@ -115,6 +116,16 @@ final class E2eSuite implements AutoCloseable {
     String url(String service) {
         return specs.stream().filter(s -> s.name().equals(service)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("No service " + service)).url();
+    }
+
+    /** The name server of the suite's broker. */
+    String nameServerAddress() {
+        return suite.rocketMQ().orElseThrow().nameServerAddress();
+    }
+
+    /** The broker's accounts of this run (one per service). */
+    BrokerAccounts brokerAccounts() {
+        return suite.brokerAccounts();
     }
 
     /** The issuer of the tokens the suite's services accept (the launcher's key for this run). */

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.rocketmq.remoting.RPCHook;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.extension.TestWatcher;
 
 import dev.orderflow.e2e.SuiteClient.Item;
 import dev.orderflow.e2e.SuiteClient.PlacedOrder;
+import dev.orderflow.launcher.BrokerAccounts;
+import dev.orderflow.order.events.OrderMessaging;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 
@@ -76,6 +79,43 @@ class OrderFlowIT {
         // Nothing this JVM started may outlive the run: no service, no grandchild of one.
         List<ProcessHandle> left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
         assertThat(left).as("processes left behind by the suite").isEmpty();
+    }
+
+    /**
+     * The broker admits each service's own account only: no credentials, or another service's,
+     * neither send to order_topic nor consume as inventory_group (the services themselves run with
+     * theirs, as every other test here shows); the order service's own account may send.
+     */
+    @Test
+    void theBrokerRefusesClientsWithoutTheRightServicesCredentials() throws Exception {
+        BrokerAccess broker = new BrokerAccess(suite.nameServerAddress());
+        BrokerAccounts accounts = suite.brokerAccounts();
+        RPCHook inventory = BrokerAccess.as("inventory-service", accounts.secretKey("inventory-service"));
+        RPCHook points = BrokerAccess.as("points-service", accounts.secretKey("points-service"));
+        RPCHook forged = BrokerAccess.as("order-service", "not-its-secret");
+
+        BrokerAccess.assertRefused(() -> {
+            broker.send(null, OrderMessaging.TOPIC);
+            return null;
+        });
+        BrokerAccess.assertRefused(() -> {
+            broker.send(inventory, OrderMessaging.TOPIC);
+            return null;
+        });
+        BrokerAccess.assertRefused(() -> {
+            broker.send(forged, OrderMessaging.TOPIC);
+            return null;
+        });
+        BrokerAccess.assertRefused(() -> {
+            broker.pull(null, OrderMessaging.INVENTORY_GROUP, OrderMessaging.TOPIC);
+            return null;
+        });
+        BrokerAccess.assertRefused(() -> {
+            broker.pull(points, OrderMessaging.INVENTORY_GROUP, OrderMessaging.TOPIC);
+            return null;
+        });
+        // The rightful account is admitted (a pull that is not refused; nothing is consumed under the group).
+        broker.pull(inventory, OrderMessaging.INVENTORY_GROUP, OrderMessaging.TOPIC);
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import com.sun.net.httpserver.HttpServer;
 
+import dev.orderflow.launcher.BrokerAccounts;
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
@@ -51,6 +52,13 @@ public final class BrokerMain {
      */
     public static final String QUEUES_PER_TOPIC_PROPERTY = "orderflow.broker.queues-per-topic";
 
+    /**
+     * System property of the broker's JVM: the file of a suite's {@link BrokerAccounts}. When set,
+     * the broker admits only those users, each with its grants; unset (the Spring Boot reference's
+     * broker), anyone.
+     */
+    public static final String ACCOUNTS_PROPERTY = "orderflow.broker.accounts";
+
     private BrokerMain() {
     }
 
@@ -59,9 +67,14 @@ public final class BrokerMain {
             System.err.println("usage: BrokerMain <dataDir> <nameServerPort> <brokerPort> <readyPort> [<topic,...>]");
             System.exit(2);
         }
-        EmbeddedRocketMQ rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(Path.of(args[0]))
+        EmbeddedRocketMQ.Options options = EmbeddedRocketMQ.Options.forTests(Path.of(args[0]))
                 .nameServerPort(Integer.parseInt(args[1]))
-                .brokerPort(Integer.parseInt(args[2])));
+                .brokerPort(Integer.parseInt(args[2]));
+        String accounts = System.getProperty(ACCOUNTS_PROPERTY);
+        if (accounts != null) {
+            options = options.accessControl(BrokerAccounts.load(Path.of(accounts)).users());
+        }
+        EmbeddedRocketMQ rocketMQ = EmbeddedRocketMQ.start(options);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             rocketMQ.close();

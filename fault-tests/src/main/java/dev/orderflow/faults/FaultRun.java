@@ -106,7 +106,7 @@ public final class FaultRun {
         try (OrderStream stream = new OrderStream(() -> suite.url("order-service"), profile.workers(),
                 profile.maxOrders(), profile.pause(), profile.cancelEvery()).failingOneIn(profile.failEvery())
                         .withTokens(suite.tokens());
-                RawProducer injector = new RawProducer(suite.nameServerAddress());
+                RawProducer injector = new RawProducer(suite.nameServerAddress(), suite.brokerTools());
                 Reconciler reconciler = new Reconciler(suite)) {
             stream.seedStock(suite.url("inventory-service"));
             stream.start();

@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.apache.rocketmq.remoting.RPCHook;
+
 import dev.orderflow.consumer.testing.DatabaseLink;
+import dev.orderflow.launcher.BrokerAccounts;
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
@@ -71,6 +74,8 @@ public final class FaultSuite implements AutoCloseable {
     private final Path runDir;
     /** Signs the tokens this run's services accept; its key lives in the run folder. */
     private TokenIssuer tokens;
+    /** The broker's users of this run: one per service, and the super user of the fault injection's own clients. */
+    private BrokerAccounts accounts;
     private final String mariadbHost;
     private final int mariadbPort;
     private final PrintStream out;
@@ -170,6 +175,7 @@ public final class FaultSuite implements AutoCloseable {
             suite.recreateDatabases();
             deleteRunDir(runDir);
             suite.tokens = TokenIssuer.inDirectory(runDir.resolve("keys"));
+            suite.accounts = BrokerAccounts.inDirectory(runDir.resolve("keys"));
             suite.startBroker();
             for (String name : suite.specs.keySet()) {
                 suite.startInstance(name, suite.specs.get(name).port(), false);
@@ -369,8 +375,9 @@ public final class FaultSuite implements AutoCloseable {
 
     private void startBroker() {
         brokerStarts++;
-        List<String> brokerOptions = serviceJvmOptions.stream().map(FaultSuite::forBroker).filter(o -> o != null)
-                .toList();
+        List<String> brokerOptions = new ArrayList<>(serviceJvmOptions.stream().map(FaultSuite::forBroker)
+                .filter(o -> o != null).toList());
+        brokerOptions.add("-D" + BrokerMain.ACCOUNTS_PROPERTY + "=" + runDir.resolve("keys").resolve(BrokerAccounts.FILE));
         ServiceProcess process = BrokerMain.launch(BROKER, marker, brokerOptions, runDir.resolve("rocketmq"),
                 runDir.resolve("logs/broker-" + brokerStarts + ".log"), nameServerPort, brokerPort, brokerReadyPort,
                 List.of());
@@ -379,6 +386,18 @@ public final class FaultSuite implements AutoCloseable {
             started.add(process);
         }
         process.awaitReady(System.nanoTime() + Duration.ofMinutes(2).toNanos());
+    }
+
+    /** A service's environment: the database password (empty: root on the local server) and its broker secret. */
+    private Map<String, String> environment(String service) {
+        Map<String, String> environment = new LinkedHashMap<>(accounts.environment(service));
+        environment.put("QUARKUS_DATASOURCE_PASSWORD", "");
+        return environment;
+    }
+
+    /** Signs the requests of the run's own broker clients (fault injection, counters, readers). */
+    public RPCHook brokerTools() {
+        return accounts.toolsHook();
     }
 
     /** The issuer of the tokens this run's services accept. */
@@ -405,6 +424,7 @@ public final class FaultSuite implements AutoCloseable {
             properties.putAll(LocalSuite.readOnlyDatasources(List.copyOf(specs.values()),
                     database -> "jdbc:mariadb://127.0.0.1:" + mariadbPort + "/" + database));
         }
+        properties.putAll(BrokerAccounts.properties(name));
         properties.putAll(extraProperties);
         // {app-dir}: the service's quarkus-app folder, e.g. -XX:SharedArchiveFile={app-dir}/app-cds.jsa;
         // "<service>:<option>" applies to that service only, "broker:<option>" to the broker only.
@@ -416,7 +436,7 @@ public final class FaultSuite implements AutoCloseable {
         String instanceName = name + "-" + (all.size() + 1);
         ServiceProcess process = ServiceProcess.start(instanceName,
                 ServiceProcess.javaCommand(jvmOptions, properties, spec.runnerJar(root)),
-                Map.of("QUARKUS_DATASOURCE_PASSWORD", ""), runDir.resolve("services").resolve(instanceName),
+                environment(name), runDir.resolve("services").resolve(instanceName),
                 runDir.resolve("logs").resolve(instanceName + ".log"),
                 URI.create("http://127.0.0.1:" + port + "/q/health/ready"));
         all.add(process);

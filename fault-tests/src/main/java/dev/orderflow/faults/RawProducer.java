@@ -11,6 +11,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.exception.RemotingException;
 
 import dev.orderflow.faults.OrderStream.AcceptedOrder;
@@ -29,8 +30,9 @@ public final class RawProducer implements AutoCloseable {
 
     private final DefaultMQProducer producer;
 
-    public RawProducer(String nameServerAddress) {
-        producer = new DefaultMQProducer("fault_tests_injector");
+    /** @param rpcHook signs its requests on a broker with access control; null on one without */
+    public RawProducer(String nameServerAddress, RPCHook rpcHook) {
+        producer = new DefaultMQProducer("fault_tests_injector", rpcHook);
         producer.setNamesrvAddr(nameServerAddress);
         producer.setInstanceName("fault-tests-" + ProcessHandle.current().pid());
         try {

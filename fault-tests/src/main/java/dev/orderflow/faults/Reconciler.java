@@ -45,7 +45,7 @@ public final class Reconciler implements AutoCloseable {
 
     public Reconciler(FaultSuite suite) {
         this.suite = suite;
-        this.dlqReader = new TopicReader(suite.nameServerAddress(), "fault_tests_dlq_reader");
+        this.dlqReader = new TopicReader(suite.nameServerAddress(), "fault_tests_dlq_reader", suite.brokerTools());
     }
 
     public Observations read() {

@@ -10,6 +10,7 @@ import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.exception.RemotingException;
 
 /**
@@ -25,10 +26,13 @@ public final class TopicReader implements AutoCloseable {
     @SuppressWarnings("deprecation") // the plain pull consumer reads a queue from any offset without a group offset
     private final DefaultMQPullConsumer consumer;
 
-    /** @param group a group name of the reader's own; nothing is committed under it */
+    /**
+     * @param group   a group name of the reader's own; nothing is committed under it
+     * @param rpcHook signs its requests on a broker with access control; null on one without
+     */
     @SuppressWarnings("deprecation")
-    public TopicReader(String nameServerAddress, String group) {
-        consumer = new DefaultMQPullConsumer(group);
+    public TopicReader(String nameServerAddress, String group, RPCHook rpcHook) {
+        consumer = new DefaultMQPullConsumer(group, rpcHook);
         consumer.setNamesrvAddr(nameServerAddress);
         consumer.setInstanceName(group + "-" + ProcessHandle.current().pid());
         try {

@@ -147,7 +147,7 @@ public final class LoadRun {
                         () -> suite.url("order-service"), skus, options.clients(), options.warmupOrdersAtRate(), Duration.ZERO, 0)
                         .withTokens(suite.tokens());
                 Reconciler reconciler = new Reconciler(suite);
-                SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress());
+                SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, suite.nameServerAddress(), suite.brokerTools());
                 PerSecondSamples perSecond = options.perSecond()
                         ? PerSecondSamples.connect(pids, mariadbHost, mariadbPort) : null) {
             stream.seedStock(suite.url("inventory-service"));
@@ -250,7 +250,7 @@ public final class LoadRun {
                     MachineCeilings.MEMORY_TABLE_MB);
             double dbCeiling = MachineCeilings.mariadbCommitsPerSecond(mariadbHost, mariadbPort, options.clients(),
                     options.ceilingDuration());
-            double brokerCeiling = MachineCeilings.brokerSendsPerSecond(suite.nameServerAddress(), options.clients(),
+            double brokerCeiling = MachineCeilings.brokerSendsPerSecond(suite.nameServerAddress(), suite.brokerTools(), options.clients(),
                     options.ceilingDuration());
 
             Percentiles e2eStats = new Percentiles(e2e);
@@ -431,7 +431,7 @@ public final class LoadRun {
     /** Where the end-to-end time went, per consumer and stage (see {@link StageLatencies}). */
     private void printStages(Map<String, Timing> timings) {
         try (Connection connection = suite.connect("status-service");
-                TopicReader reports = new TopicReader(suite.nameServerAddress(), "load_run_report_reader")) {
+                TopicReader reports = new TopicReader(suite.nameServerAddress(), "load_run_report_reader", suite.brokerTools())) {
             StageLatencies.read(connection, timings, reports).lines().forEach(out::println);
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the consumers' reports from status-service's database", e);

@@ -21,6 +21,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.remoting.RPCHook;
 
 /**
  * What the machine allows without the services: MariaDB single-row commits per second and the
@@ -167,8 +168,8 @@ public final class MachineCeilings {
     }
 
     /** Sync sends per second of {@value #MESSAGE_BYTES}-byte messages to one topic, one producer shared by the threads. */
-    public static double brokerSendsPerSecond(String nameServer, int concurrency, Duration duration) {
-        DefaultMQProducer producer = new DefaultMQProducer("perf_ceiling_producer");
+    public static double brokerSendsPerSecond(String nameServer, RPCHook rpcHook, int concurrency, Duration duration) {
+        DefaultMQProducer producer = new DefaultMQProducer("perf_ceiling_producer", rpcHook);
         producer.setNamesrvAddr(nameServer);
         producer.setInstanceName("perf-ceiling-" + ProcessHandle.current().pid());
         byte[] body = new byte[MESSAGE_BYTES];

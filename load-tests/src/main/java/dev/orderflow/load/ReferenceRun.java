@@ -288,7 +288,7 @@ public final class ReferenceRun implements AutoCloseable {
         int planned = options.plannedOrders();
         Map<String, AcceptedOrder> all = new HashMap<>();
         try (OrderStream stream = new OrderStream(() -> url("order"), skus, options.clients(), planned, Duration.ZERO,
-                0); SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, "127.0.0.1:" + nameServerPort)) {
+                0); SuiteCounters counters = new SuiteCounters(mariadbHost, mariadbPort, "127.0.0.1:" + nameServerPort, null)) {
             stream.seedStock(url("inventory"));
             if (options.warmupOrders() > 0) {
                 long started = System.nanoTime();

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
@@ -51,9 +52,10 @@ public final class SuiteCounters implements AutoCloseable {
     private final String mariadbUrl;
     private final DefaultMQAdminExt admin;
 
-    public SuiteCounters(String mariadbHost, int mariadbPort, String nameServer) {
+    /** @param rpcHook signs the admin client's requests on a broker with access control; null on one without */
+    public SuiteCounters(String mariadbHost, int mariadbPort, String nameServer, RPCHook rpcHook) {
         this.mariadbUrl = "jdbc:mariadb://" + mariadbHost + ":" + mariadbPort + "/";
-        this.admin = new DefaultMQAdminExt();
+        this.admin = new DefaultMQAdminExt(rpcHook);
         admin.setNamesrvAddr(nameServer);
         admin.setInstanceName("perf-counters-" + ProcessHandle.current().pid());
         try {

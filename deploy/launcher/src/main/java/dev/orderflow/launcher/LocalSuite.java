@@ -92,6 +92,7 @@ public final class LocalSuite implements AutoCloseable {
     private LocalMariaDB mariaDB;
     private EmbeddedRocketMQ rocketMQ;
     private TokenIssuer tokens;
+    private BrokerAccounts accounts;
     private volatile boolean stopping;
 
     /** @param suite the services to start when built, normally {@link ServiceSpec#SUITE} */
@@ -151,6 +152,7 @@ public final class LocalSuite implements AutoCloseable {
     public void start() {
         prepareRunDir();
         tokens = TokenIssuer.inDirectory(settings.runDir().resolve(KEYS_DIR));
+        accounts = BrokerAccounts.inDirectory(settings.runDir().resolve(KEYS_DIR));
         List<ServiceSpec> built = new ArrayList<>();
         for (ServiceSpec spec : suite) {
             if (Files.isRegularFile(spec.runnerJar(settings.root()))) {
@@ -182,7 +184,9 @@ public final class LocalSuite implements AutoCloseable {
         }
         step(() -> rocketMQ = EmbeddedRocketMQ.start(new EmbeddedRocketMQ.Options(settings.rocketmqDir())
                 .nameServerPort(nameServerPort)
-                .brokerPort(Ports.brokerPortOrAny(settings.brokerPort()))));
+                .brokerPort(Ports.brokerPortOrAny(settings.brokerPort()))
+                // Each service signs its requests with its own account and may use only its topics and groups.
+                .accessControl(accounts.users())));
         rocketMQ.createTopics(TOPICS, QUEUES_PER_TOPIC);
         out.printf("  %-18s name server %s, broker %s (data and log in %s)%n", "RocketMQ",
                 rocketMQ.nameServerAddress(), rocketMQ.brokerAddress(), settings.root().relativize(settings.rocketmqDir()));
@@ -216,8 +220,10 @@ public final class LocalSuite implements AutoCloseable {
         Map<String, String> properties = serviceProperties(spec, mariaDB.jdbcUrl(spec.database()), mariaDB.user(),
                 rocketMQ.nameServerAddress(), suite, tokens);
         Map<String, String> env = new LinkedHashMap<>();
-        // The password goes by environment: a command line is visible to every local user.
+        // Passwords go by environment: a command line is visible to every local user.
         env.put("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
+        properties.putAll(BrokerAccounts.properties(spec.name()));
+        env.putAll(accounts.environment(spec.name()));
         if (spec.name().equals("status-service")) {
             // Reconciliation and the DLQ console read the other services' databases: this suite's.
             properties.putAll(readOnlyDatasources(suite, mariaDB::jdbcUrl));
@@ -338,6 +344,11 @@ public final class LocalSuite implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted during the demo", e);
         }
+    }
+
+    /** The broker's accounts of this suite (known once {@link #start()} began). */
+    public BrokerAccounts brokerAccounts() {
+        return accounts;
     }
 
     /** The issuer of the tokens this suite's services accept (known once {@link #start()} began). */
