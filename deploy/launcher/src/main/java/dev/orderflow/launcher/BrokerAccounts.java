@@ -95,6 +95,11 @@ public final class BrokerAccounts {
         return inDirectory(file.getParent());
     }
 
+    /** Whether {@code account} is one of the suite's (a service of the suite, or {@link #TOOLS}). */
+    public boolean hasAccount(String account) {
+        return secrets.getProperty(account) != null;
+    }
+
     /** The secret key of {@code account} (a service's name, or {@link #TOOLS}). */
     public String secretKey(String account) {
         String secret = secrets.getProperty(account);

@@ -222,8 +222,10 @@ public final class LocalSuite implements AutoCloseable {
         Map<String, String> env = new LinkedHashMap<>();
         // Passwords go by environment: a command line is visible to every local user.
         env.put("QUARKUS_DATASOURCE_PASSWORD", mariaDB.password());
-        properties.putAll(BrokerAccounts.properties(spec.name()));
-        env.putAll(accounts.environment(spec.name()));
+        if (accounts.hasAccount(spec.name())) {
+            properties.putAll(BrokerAccounts.properties(spec.name()));
+            env.putAll(accounts.environment(spec.name()));
+        }
         if (spec.name().equals("status-service")) {
             // Reconciliation and the DLQ console read the other services' databases: this suite's.
             properties.putAll(readOnlyDatasources(suite, mariaDB::jdbcUrl));
