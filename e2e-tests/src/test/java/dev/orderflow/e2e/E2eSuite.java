@@ -62,7 +62,7 @@ final class E2eSuite implements AutoCloseable {
 
     /**
      * Drops and recreates the e2e databases, starts broker and services and waits until every
-     * service answers {@code /q/health/ready}.
+     * service answers {@code /q/health/ready} on its management port.
      *
      * @throws IllegalStateException when a service jar is missing or a part does not start; what
      *         did start is stopped before this returns
@@ -88,7 +88,7 @@ final class E2eSuite implements AutoCloseable {
             if (!Files.isRegularFile(spec.runnerJar(root))) {
                 missing.add(root.relativize(spec.runnerJar(root)).toString());
             }
-            specs.add(spec.withPort(ports.port()).withDatabasePrefix("orderflow_e2e_"));
+            specs.add(spec.withPorts(ports.port(), ports.port()).withDatabasePrefix("orderflow_e2e_"));
         }
         if (!missing.isEmpty()) {
             throw new IllegalStateException("Services not built: " + missing
@@ -114,8 +114,22 @@ final class E2eSuite implements AutoCloseable {
 
     /** {@code http://localhost:<port>} of the named service. */
     String url(String service) {
+        return spec(service).url();
+    }
+
+    /** {@code http://127.0.0.1:<management port>} of the named service: health, metrics, OpenAPI. */
+    String managementUrl(String service) {
+        return "http://127.0.0.1:" + spec(service).managementPort();
+    }
+
+    /** The names of the suite's services. */
+    List<String> serviceNames() {
+        return specs.stream().map(ServiceSpec::name).toList();
+    }
+
+    private ServiceSpec spec(String service) {
         return specs.stream().filter(s -> s.name().equals(service)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("No service " + service)).url();
+                .orElseThrow(() -> new IllegalArgumentException("No service " + service));
     }
 
     /** The name server of the suite's broker. */

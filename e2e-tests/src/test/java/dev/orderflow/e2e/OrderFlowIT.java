@@ -29,6 +29,7 @@ import dev.orderflow.e2e.SuiteClient.Item;
 import dev.orderflow.e2e.SuiteClient.PlacedOrder;
 import dev.orderflow.launcher.BrokerAccounts;
 import dev.orderflow.order.events.OrderMessaging;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 
@@ -116,6 +117,22 @@ class OrderFlowIT {
         });
         // The rightful account is admitted (a pull that is not refused; nothing is consumed under the group).
         broker.pull(inventory, OrderMessaging.INVENTORY_GROUP, OrderMessaging.TOPIC);
+    }
+
+    /**
+     * Health, metrics and the OpenAPI document answer on each service's management port only: the
+     * API port, the one users reach, does not serve them.
+     */
+    @Test
+    void healthMetricsAndOpenApiAreOnTheManagementPortOnly() {
+        for (String service : suite.serviceNames()) {
+            for (String path : List.of("/q/health/ready", "/q/metrics", "/q/openapi")) {
+                assertThat(RestAssured.given().get(suite.managementUrl(service) + path).statusCode())
+                        .as("%s %s on the management port", service, path).isEqualTo(200);
+                assertThat(RestAssured.given().get(suite.url(service) + path).statusCode())
+                        .as("%s %s on the API port", service, path).isEqualTo(404);
+            }
+        }
     }
 
     @Test

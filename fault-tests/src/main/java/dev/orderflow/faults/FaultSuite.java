@@ -114,7 +114,7 @@ public final class FaultSuite implements AutoCloseable {
         this.out = out;
         this.marker = "-Dorderflow.fault.service-of=" + runDir;
         for (ServiceSpec spec : ServiceSpec.SUITE) {
-            specs.put(spec.name(), spec.withPort(ports.port()).withDatabasePrefix(databasePrefix));
+            specs.put(spec.name(), spec.withPorts(ports.port(), ports.port()).withDatabasePrefix(databasePrefix));
         }
         this.nameServerPort = ports.port();
         this.brokerPort = ports.brokerPort();
@@ -178,7 +178,7 @@ public final class FaultSuite implements AutoCloseable {
             suite.accounts = BrokerAccounts.inDirectory(runDir.resolve("keys"));
             suite.startBroker();
             for (String name : suite.specs.keySet()) {
-                suite.startInstance(name, suite.specs.get(name).port(), false);
+                suite.startInstance(suite.specs.get(name), false);
             }
             long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
             for (ServiceProcess service : suite.startedServices()) {
@@ -244,14 +244,14 @@ public final class FaultSuite implements AutoCloseable {
 
     /** Starts {@code service} again on its port and waits until it is ready. */
     public ServiceProcess restart(String service, Map<String, String> extraProperties) {
-        ServiceProcess instance = startInstance(service, specs.get(service).port(), false, extraProperties);
+        ServiceProcess instance = startInstance(specs.get(service), false, extraProperties);
         instance.awaitReady(System.nanoTime() + READY_TIMEOUT.toNanos());
         return instance;
     }
 
     /** Another instance of {@code service} (same group, same database) on a free port, ready. */
     public ServiceProcess startSecondInstance(String service) {
-        ServiceProcess instance = startInstance(service, ports.port(), true);
+        ServiceProcess instance = startInstance(specs.get(service).withPorts(ports.port(), ports.port()), true);
         instance.awaitReady(System.nanoTime() + READY_TIMEOUT.toNanos());
         return instance;
     }
@@ -405,16 +405,17 @@ public final class FaultSuite implements AutoCloseable {
         return tokens;
     }
 
-    private ServiceProcess startInstance(String name, int port, boolean extra) {
-        return startInstance(name, port, extra, Map.of());
+    private ServiceProcess startInstance(ServiceSpec spec, boolean extra) {
+        return startInstance(spec, extra, Map.of());
     }
 
-    private synchronized ServiceProcess startInstance(String name, int port, boolean extra,
+    private synchronized ServiceProcess startInstance(ServiceSpec spec, boolean extra,
             Map<String, String> extraProperties) {
         if (closed) {
             throw new IllegalStateException("fault suite stopped");
         }
-        ServiceSpec spec = specs.get(name).withPort(port);
+        String name = spec.name();
+        int port = spec.port();
         int databasePort = databaseLink != null && name.equals(DB_OUTAGE_SERVICE) ? databaseLink.port() : mariadbPort;
         Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
@@ -437,8 +438,7 @@ public final class FaultSuite implements AutoCloseable {
         ServiceProcess process = ServiceProcess.start(instanceName,
                 ServiceProcess.javaCommand(jvmOptions, properties, spec.runnerJar(root)),
                 environment(name), runDir.resolve("services").resolve(instanceName),
-                runDir.resolve("logs").resolve(instanceName + ".log"),
-                URI.create("http://127.0.0.1:" + port + "/q/health/ready"));
+                runDir.resolve("logs").resolve(instanceName + ".log"), spec.readinessUrl());
         all.add(process);
         started.add(process);
         out.printf("fault suite: started %s on port %d%s%n", instanceName, port, extra ? " (second instance)" : "");

@@ -3,7 +3,6 @@ package dev.orderflow.launcher;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -163,9 +162,11 @@ public final class LocalSuite implements AutoCloseable {
             }
         }
         for (ServiceSpec spec : built) {
-            if (!Ports.isFree(spec.port())) {
-                throw new IllegalStateException("Port " + spec.port() + " of " + spec.name()
-                        + " is in use: is another run-local (or the service itself) running?");
+            for (int port : new int[] {spec.port(), spec.managementPort()}) {
+                if (!Ports.isFree(port)) {
+                    throw new IllegalStateException("Port " + port + " of " + spec.name()
+                            + " is in use: is another run-local (or the service itself) running?");
+                }
             }
         }
 
@@ -236,12 +237,11 @@ public final class LocalSuite implements AutoCloseable {
                 ServiceProcess.javaCommand(spec.jvmOptions(settings.serviceJvmOptions()), properties,
                         spec.runnerJar(settings.root())),
                 env, settings.runDir().resolve("services").resolve(spec.name()),
-                settings.logDir().resolve(spec.name() + ".log"),
-                URI.create("http://127.0.0.1:" + spec.port() + "/q/health/ready"));
+                settings.logDir().resolve(spec.name() + ".log"), spec.readinessUrl());
     }
 
     /**
-     * The system properties that wire one service into a suite: its HTTP port, its database, the
+     * The system properties that wire one service into a suite: its HTTP and management ports, its database, the
      * name server, the key its bearer tokens are signed with, and (order-service) the status service
      * its responses link to. The database password is not among them: pass it as
      * {@code QUARKUS_DATASOURCE_PASSWORD} in the environment.
@@ -253,6 +253,9 @@ public final class LocalSuite implements AutoCloseable {
         properties.put("quarkus.oidc.public-key", tokens.publicKey());
         properties.put("quarkus.oidc.token.issuer", TokenIssuer.ISSUER);
         properties.put("quarkus.http.port", Integer.toString(spec.port()));
+        // Health, metrics and the OpenAPI document: on a port of their own, for this machine only.
+        properties.put("quarkus.management.port", Integer.toString(spec.managementPort()));
+        properties.put("quarkus.management.host", "127.0.0.1");
         properties.put("quarkus.datasource.jdbc.url", jdbcUrl);
         properties.put("quarkus.datasource.username", databaseUser);
         properties.put("mp.messaging.connector.smallrye-rocketmq.name-server", nameServerAddress);

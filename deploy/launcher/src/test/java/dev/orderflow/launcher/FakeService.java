@@ -11,7 +11,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * A stand-in service process for the launcher tests (like a fake third party: it is not what is
  * under test). It prints the configuration it was started with (and the heap it got), answers 503 on
- * {@code /q/health/ready} for {@code fake.ready-after-ms}, then 200. With {@code fake.exit-code}
+ * {@code /q/health/ready} (on {@code quarkus.management.port} when given, else {@code quarkus.http.port})
+ * for {@code fake.ready-after-ms}, then 200. With {@code fake.exit-code}
  * it prints a line and exits at once instead.
  */
 public final class FakeService {
@@ -28,7 +29,9 @@ public final class FakeService {
         System.out.println("name-server=" + System.getProperty("mp.messaging.connector.smallrye-rocketmq.name-server"));
         System.out.println("password-in-env=" + (System.getenv("QUARKUS_DATASOURCE_PASSWORD") != null));
         System.out.println("max-heap-mb=" + Runtime.getRuntime().maxMemory() / (1024 * 1024));
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        // Like a service with its management interface on: readiness on the management port when given.
+        int healthPort = Integer.getInteger("quarkus.management.port", port);
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", healthPort), 0);
         server.createContext("/q/health/ready", exchange -> {
             boolean ready = System.nanoTime() >= readyAt;
             byte[] body = ("{\"status\":\"" + (ready ? "UP" : "DOWN") + "\"}").getBytes(StandardCharsets.UTF_8);
@@ -38,6 +41,6 @@ public final class FakeService {
             }
         });
         server.start();
-        System.out.println("fake service listening on " + port);
+        System.out.println("fake service listening on " + healthPort);
     }
 }

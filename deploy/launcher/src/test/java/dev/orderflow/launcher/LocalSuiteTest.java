@@ -41,8 +41,11 @@ class LocalSuiteTest {
     void startsRocketMQMariaDBAndBuiltServicesAndStopsThemAll() throws Exception {
         int servicePort = Ports.freePort();
         // A heap of its own (the default options set none): the service must get it.
-        ServiceSpec built = new ServiceSpec("fake-service", "fake-service", servicePort, "launcher_suite_test", "40m");
-        ServiceSpec missing = new ServiceSpec("later-service", "later-service", Ports.freePort(), "launcher_suite_test",
+        int managementPort = Ports.freePort();
+        ServiceSpec built = new ServiceSpec("fake-service", "fake-service", servicePort, managementPort,
+                "launcher_suite_test", "40m");
+        ServiceSpec missing = new ServiceSpec("later-service", "later-service", Ports.freePort(), Ports.freePort(),
+                "launcher_suite_test",
                 ServiceSpec.DEFAULT_MAX_HEAP);
         writeRunnerJar(built.runnerJar(root));
         Settings settings = Settings.fromSystemProperties(root).withRocketmqPorts(0, 0);
@@ -89,7 +92,7 @@ class LocalSuiteTest {
                 .contains("demo skipped: order-service and status-service not running")
                 .contains("orderflow: stopped");
         assertThat(service.isAlive()).isFalse();
-        assertThat(Ports.isFree(servicePort)).isTrue();
+        assertThat(Ports.isFree(managementPort)).isTrue();
         assertThat(Ports.answers("127.0.0.1", port(nameServer))).as("name server stopped").isFalse();
         assertThat(ProcessHandle.current().descendants()).as("no child process left").isEmpty();
         assertThat(settings.rocketmqDir().resolve("store/commitlog")).isDirectory();

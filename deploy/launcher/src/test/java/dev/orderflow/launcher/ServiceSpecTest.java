@@ -32,8 +32,9 @@ class ServiceSpecTest {
 
     @Test
     void movedToAnotherPortAndDatabaseItKeepsItsHeap() {
-        ServiceSpec moved = spec("status-service").withPort(18084).withDatabasePrefix("orderflow_e2e_");
-        assertThat(moved).isEqualTo(new ServiceSpec("status-service", "status-service", 18084, "orderflow_e2e_status",
-                "48m"));
+        ServiceSpec moved = spec("status-service").withPorts(18084, 19084).withDatabasePrefix("orderflow_e2e_");
+        assertThat(moved).isEqualTo(new ServiceSpec("status-service", "status-service", 18084, 19084,
+                "orderflow_e2e_status", "48m"));
+        assertThat(moved.readinessUrl()).hasToString("http://127.0.0.1:19084/q/health/ready");
     }
 }
