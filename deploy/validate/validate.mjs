@@ -245,6 +245,11 @@ function checkKubernetesReferences(file, objects) {
   // The base leaves the Secret to the overlay or the cluster: only check it where one is rendered.
   const secretsRendered = secrets.size > 0;
 
+  for (const configMap of configMaps.values()) {
+    for (const key of keysOf(configMap)) {
+      if (SECRET_NAME.test(key)) problem(`${file} ConfigMap/${configMap.metadata.name}`, `key ${key} looks like a secret: it belongs in a Secret`);
+    }
+  }
   for (const workload of workloads) {
     const where = `${file} ${workload.kind}/${workload.metadata.name}`;
     const template = podSpecOf(workload);
@@ -274,6 +279,7 @@ function checkKubernetesReferences(file, objects) {
         if (source.secretRef && secretsRendered && !secrets.has(source.secretRef.name)) problem(cwhere, `envFrom Secret ${source.secretRef.name} missing`);
       }
       for (const variable of container.env ?? []) {
+        if (SECRET_NAME.test(variable.name) && variable.value !== undefined) problem(cwhere, `env ${variable.name}: a literal secret (use secretKeyRef)`);
         const cm = variable.valueFrom?.configMapKeyRef;
         if (cm && !(configMaps.has(cm.name) && keysOf(configMaps.get(cm.name)).has(cm.key))) problem(cwhere, `env ${variable.name}: ConfigMap ${cm.name} key ${cm.key} missing`);
         const sk = variable.valueFrom?.secretKeyRef;
@@ -293,9 +299,52 @@ function checkKubernetesReferences(file, objects) {
       if (container.readinessProbe?.httpGet?.path !== "/q/health/ready") problem(where, "readiness probe is not /q/health/ready");
       if (container.livenessProbe?.httpGet?.path !== "/q/health/live") problem(where, "liveness probe is not /q/health/live");
       if (!(container.ports ?? []).some((p) => p.containerPort === expected.port)) problem(where, `container port ${expected.port} missing`);
+      if (!(container.ports ?? []).some((p) => p.containerPort === MANAGEMENT_PORT && p.name === "management")) {
+        problem(where, `container port ${MANAGEMENT_PORT} named management missing`);
+      }
+      const portNumber = (port) => typeof port === "number" ? port : (container.ports ?? []).find((p) => p.name === port)?.containerPort;
+      for (const probeName of ["startupProbe", "readinessProbe", "livenessProbe"]) {
+        const probe = container[probeName];
+        if (probe && (portNumber(probe.httpGet?.port) !== MANAGEMENT_PORT || (probe.httpGet?.scheme ?? "HTTP") !== "HTTP")) {
+          problem(where, `${probeName} does not ask the management port ${MANAGEMENT_PORT} over HTTP`);
+        }
+      }
+      const annotations = template.metadata?.annotations ?? {};
+      if (annotations["prometheus.io/scrape"] === "true" && annotations["prometheus.io/port"] !== String(MANAGEMENT_PORT)) {
+        problem(where, `prometheus.io/port should be the management port ${MANAGEMENT_PORT}, is ${annotations["prometheus.io/port"]}`);
+      }
+      const env = new Map((container.env ?? []).map((v) => [v.name, v]));
+      if (env.get(ACCESS_KEY)?.value !== workload.metadata.name) problem(where, `${ACCESS_KEY} should be its account ${workload.metadata.name}`);
+      if (!env.get(SECRET_KEY)?.valueFrom?.secretKeyRef) problem(where, `${SECRET_KEY} does not come from a Secret`);
+      // HTTPS on the API port from a mounted kubernetes.io/tls Secret, no plain-HTTP listener.
+      if (env.get("QUARKUS_HTTP_SSL_PORT")?.value !== String(expected.port)) problem(where, `QUARKUS_HTTP_SSL_PORT should be ${expected.port}`);
+      if (env.get("QUARKUS_HTTP_INSECURE_REQUESTS")?.value !== "disabled") problem(where, "QUARKUS_HTTP_INSECURE_REQUESTS should be disabled");
+      for (const key of ["QUARKUS_HTTP_SSL_CERTIFICATE_FILES", "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES"]) {
+        const file_ = env.get(key)?.value ?? "";
+        const mount = (container.volumeMounts ?? []).find((m) => path.posix.dirname(file_) === m.mountPath);
+        const volume = mount && volumes.get(mount.name);
+        if (!volume?.secret || !mount.readOnly) problem(where, `${key} (${file_}) is not in a read-only mounted Secret`);
+        else if (secretsRendered && secrets.get(volume.secret.secretName)?.type !== "kubernetes.io/tls") {
+          problem(where, `${key}: Secret ${volume.secret.secretName} is not of type kubernetes.io/tls`);
+        }
+      }
       const configMap = configMaps.get(container.envFrom?.[0]?.configMapRef?.name);
       const url = configMap?.data?.QUARKUS_DATASOURCE_JDBC_URL ?? "";
       if (!url.endsWith(`/${expected.database}`)) problem(where, `QUARKUS_DATASOURCE_JDBC_URL should name database ${expected.database}, is "${url}"`);
+    }
+    // A broker: access control in its broker.conf, credentials appended at start from Secrets.
+    if (template.metadata?.labels?.["app.kubernetes.io/component"] === "rocketmq-broker") {
+      const container = template.spec.containers[0];
+      const config = [...volumes.values()].find((v) => v.configMap && keysOf(configMaps.get(v.configMap.name) ?? {}).has("broker.conf"));
+      if (!config) problem(where, "no broker.conf mounted from a ConfigMap");
+      else checkBrokerConf(`${where} ConfigMap/${config.configMap.name}`, configMaps.get(config.configMap.name).data["broker.conf"]);
+      const script = [...(container.command ?? []), ...(container.args ?? [])].join(" ");
+      for (const key of ["initAuthenticationUser", "innerClientAuthenticationCredentials"]) {
+        if (!script.includes(key)) problem(where, `the broker's command does not append ${key}`);
+      }
+      for (const name of ["ROCKETMQ_ADMIN_SECRET_KEY", "ROCKETMQ_INNER_SECRET_KEY"]) {
+        if (!(container.env ?? []).some((v) => v.name === name && v.valueFrom?.secretKeyRef)) problem(where, `env ${name} does not come from a Secret`);
+      }
     }
   }
   for (const service of services.values()) {
@@ -304,6 +353,12 @@ function checkKubernetesReferences(file, objects) {
       .every(([k, v]) => podSpecOf(w).metadata?.labels?.[k] === v));
     if (selected.length === 0) { problem(where, "selects no pods"); continue; }
     for (const port of service.spec.ports ?? []) {
+      // The services' management port belongs to no Service port but one named "management".
+      const serviceSelected = selected.some((w) => SERVICES[w.metadata.name]);
+      const target = port.targetPort ?? port.port;
+      const targetsManagement = target === MANAGEMENT_PORT || target === "management"
+        || selected.some((w) => podSpecOf(w).spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === target && p.containerPort === MANAGEMENT_PORT)));
+      if (serviceSelected && targetsManagement && port.name !== "management") problem(where, `port ${port.name} exposes the management port ${MANAGEMENT_PORT}`);
       if (typeof port.targetPort !== "string") continue;
       const named = selected.every((w) => podSpecOf(w).spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === port.targetPort)));
       if (!named) problem(where, `targetPort ${port.targetPort} is not a named port of the selected pods`);
