@@ -8,7 +8,8 @@
 #      cross-checks; every rendered object against the Kubernetes schema of its kind
 #      (kubernetes-models) plus reference checks (selectors, ports, ConfigMaps, Secrets, probes);
 #   3. tsc: the rendered objects as typed literals, which rejects unknown (misspelt) fields;
-#   4. docker compose config (or docker-compose config), where one is installed;
+#   4. docker compose config (or docker-compose config) of compose.yaml with compose.tls.yaml and
+#      throwaway secrets, where one is installed;
 #   5. promtool: the Prometheus alert rules in prometheus/ checked and unit-tested
 #      (prometheus/orderflow-alerts.test.yml).
 # Needs kubectl (with its built-in kustomize), Node.js and npm (registry packages pinned in
@@ -54,13 +55,19 @@ node "$validate_dir/validate.mjs" --compose compose/compose.yaml "${kubernetes_a
 (cd "$rendered_dir" && "$validate_dir/node_modules/.bin/tsc" -p tsconfig.json)
 echo "== validate: tsc: no unknown or mistyped fields in $(grep -c '^export const' "$rendered_dir/manifests.ts") objects"
 
+# compose requires its secrets and settings: throwaway ones from make-env.sh, never this machine's .env.
+compose_env=$rendered_dir/compose.env
+bash compose/make-env.sh "$compose_env" >/dev/null
+printf 'OIDC_TOKEN_ISSUER=https://issuer.invalid\nSMS_GATEWAY_KIND=logging\nORDERFLOW_TLS_DIR=/nonexistent\n' >> "$compose_env"
+compose_files=(-f compose/compose.yaml -f compose/compose.tls.yaml)
 if docker compose version >/dev/null 2>&1; then
-  docker compose -f compose/compose.yaml config -q && echo "== validate: docker compose config: valid"
+  docker compose --env-file "$compose_env" "${compose_files[@]}" config -q && echo "== validate: docker compose config: valid"
 elif command -v docker-compose >/dev/null; then
-  docker-compose -f compose/compose.yaml config -q && echo "== validate: docker-compose config: valid"
+  docker-compose --env-file "$compose_env" "${compose_files[@]}" config -q && echo "== validate: docker-compose config: valid"
 else
   echo "== validate: no docker compose CLI here; compose checked by schema only"
 fi
+rm -f "$compose_env"
 promtool check rules prometheus/orderflow-alerts.yml
 (cd prometheus && promtool test rules orderflow-alerts.test.yml)
 echo "== validate: promtool: alert rules valid and their tests pass"

@@ -8,10 +8,10 @@
 # The settings that are choices, not secrets, it leaves to you: OIDC_TOKEN_ISSUER with
 # OIDC_ISSUER_URL or OIDC_PUBLIC_KEY, SMS_GATEWAY_KIND (and SMS_GATEWAY_URL).
 #
-#   deploy/compose/make-env.sh
+#   deploy/compose/make-env.sh [<file>]      # default: .env beside this script
 set -euo pipefail
 command -v openssl >/dev/null || { echo "make-env: openssl is required" >&2; exit 1; }
-env_file=$(cd "$(dirname "$0")" && pwd)/.env
+env_file=${1:-$(cd "$(dirname "$0")" && pwd)/.env}
 umask 077
 touch "$env_file"
 added=""
