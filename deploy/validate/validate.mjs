@@ -320,10 +320,10 @@ function checkKubernetesReferences(file, objects) {
       if (env.get("QUARKUS_HTTP_SSL_PORT")?.value !== String(expected.port)) problem(where, `QUARKUS_HTTP_SSL_PORT should be ${expected.port}`);
       if (env.get("QUARKUS_HTTP_INSECURE_REQUESTS")?.value !== "disabled") problem(where, "QUARKUS_HTTP_INSECURE_REQUESTS should be disabled");
       for (const key of ["QUARKUS_HTTP_SSL_CERTIFICATE_FILES", "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES"]) {
-        const file_ = env.get(key)?.value ?? "";
-        const mount = (container.volumeMounts ?? []).find((m) => path.posix.dirname(file_) === m.mountPath);
+        const certPath = env.get(key)?.value ?? "";
+        const mount = (container.volumeMounts ?? []).find((m) => path.posix.dirname(certPath) === m.mountPath);
         const volume = mount && volumes.get(mount.name);
-        if (!volume?.secret || !mount.readOnly) problem(where, `${key} (${file_}) is not in a read-only mounted Secret`);
+        if (!volume?.secret || !mount.readOnly) problem(where, `${key} (${certPath}) is not in a read-only mounted Secret`);
         else if (secretsRendered && secrets.get(volume.secret.secretName)?.type !== "kubernetes.io/tls") {
           problem(where, `${key}: Secret ${volume.secret.secretName} is not of type kubernetes.io/tls`);
         }
