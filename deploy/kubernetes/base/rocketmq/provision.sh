@@ -41,17 +41,23 @@ TOPICS="order_topic:8 order_result_topic:8 order_outcome_topic:8 access_log_topi
 # (order-service sends, inventory/sms/points/status consume), order_result_topic the consumers'
 # reports (ConsumerReports.TOPIC, read by status-service), order_outcome_topic how orders ended
 # (OrderOutcome.TOPIC: status-service sends, order-service and sms-service consume). %DLQ%<group>
-# is a consumer group's dead-letter topic, written by the connector itself. A resource appears in one
-# line per account only: a later grant of the same resource replaces the earlier one.
+# is a consumer group's dead-letter topic, written by the connector itself. A consumed topic also
+# needs Get: a group with no offset on a queue whose first messages are gone asks for the queue's
+# minimum or maximum offset. A resource appears in one line per account only: a later grant of the
+# same resource replaces the earlier one.
 GRANTS="
 order-service|Pub|Topic:order_topic,Topic:access_log_topic,Topic:%DLQ%order_outcome_group
-order-service|Sub|Topic:order_outcome_topic,Group:order_outcome_group
+order-service|Sub,Get|Topic:order_outcome_topic
+order-service|Sub|Group:order_outcome_group
 inventory-service|Pub|Topic:order_result_topic,Topic:%DLQ%inventory_group
-inventory-service|Sub|Topic:order_topic,Group:inventory_group
+inventory-service|Sub,Get|Topic:order_topic
+inventory-service|Sub|Group:inventory_group
 points-service|Pub|Topic:order_result_topic,Topic:%DLQ%points_group
-points-service|Sub|Topic:order_topic,Group:points_group
+points-service|Sub,Get|Topic:order_topic
+points-service|Sub|Group:points_group
 sms-service|Pub|Topic:order_result_topic,Topic:%DLQ%sms_group,Topic:%DLQ%sms_outcome_group
-sms-service|Sub|Topic:order_topic,Group:sms_group,Topic:order_outcome_topic,Group:sms_outcome_group
+sms-service|Sub,Get|Topic:order_topic,Topic:order_outcome_topic
+sms-service|Sub|Group:sms_group,Group:sms_outcome_group
 status-service|Pub|Topic:order_outcome_topic,Topic:%DLQ%status_group,Topic:%DLQ%status_report_group,Topic:%DLQ%status_dlq_inventory,Topic:%DLQ%status_dlq_sms,Topic:%DLQ%status_dlq_points
 status-service|Sub|Topic:order_topic,Topic:order_result_topic,Group:status_group,Group:status_report_group,Topic:%DLQ%inventory_group,Topic:%DLQ%sms_group,Topic:%DLQ%points_group,Group:status_dlq_inventory,Group:status_dlq_sms,Group:status_dlq_points,Topic:%DLQ%*,Group:orderflow_dlq_browser,Group:orderflow_dlq_redrive
 status-service|Get|Group:*,Topic:*
