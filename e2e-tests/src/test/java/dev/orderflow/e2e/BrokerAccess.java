@@ -10,13 +10,13 @@ import java.util.concurrent.Callable;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
-import org.apache.rocketmq.client.exception.MQBrokerException;
-import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
+
+import dev.orderflow.rocketmq.embedded.BrokerResponses;
 
 /**
  * Plain RocketMQ clients against the running suite's broker, as a stranger on the network (or a
@@ -68,18 +68,7 @@ final class BrokerAccess {
     static void assertRefused(Callable<?> call) {
         Throwable refusal = catchThrowable(call::call);
         assertThat(refusal).as("the broker's refusal").isNotNull();
-        assertThat(responseCode(refusal)).as("response code of %s", refusal).isEqualTo(ResponseCode.NO_PERMISSION);
-    }
-
-    private static int responseCode(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof MQBrokerException broker) {
-                return broker.getResponseCode();
-            }
-            if (t instanceof MQClientException client && client.getResponseCode() > 0) {
-                return client.getResponseCode();
-            }
-        }
-        return -1;
+        assertThat(BrokerResponses.codeOf(refusal)).as("response code of %s", refusal)
+                .isEqualTo(ResponseCode.NO_PERMISSION);
     }
 }

@@ -58,6 +58,8 @@ public final class OrderStream implements AutoCloseable {
     private static final Duration REFUSED_BACKOFF = Duration.ofSeconds(1);
 
     /** How long a request may wait to connect, and then for its answer, before it counts as unanswered. */
+    /** Each worker (and each caller of {@link #placeRandomOrder}) orders for this many customers of its own. */
+    private static final int CUSTOMERS_PER_WORKER = 20;
     private static final Timeout CONNECT_TIMEOUT = Timeout.ofSeconds(2);
     private static final Timeout ANSWER_TIMEOUT = Timeout.ofSeconds(20);
 
@@ -151,6 +153,13 @@ public final class OrderStream implements AutoCloseable {
      */
     public OrderStream withTokens(TokenIssuer issuer) {
         this.tokens = issuer;
+        // The workers' customers' tokens now, not while orders are measured: an RSA signature costs the
+        // load generator milliseconds of CPU in a C1-only JVM, taken from the suite on a shared machine.
+        for (int w = 0; w < workerCount; w++) {
+            for (int n = 0; n < CUSTOMERS_PER_WORKER; n++) {
+                customerTokens.computeIfAbsent(customerOf(workerPrefix(w), n), issuer::customer);
+            }
+        }
         return this;
     }
 
@@ -178,14 +187,15 @@ public final class OrderStream implements AutoCloseable {
     public void start() {
         for (int w = 0; w < workerCount; w++) {
             long seed = 9_000L + w;
-            workers.submit(() -> run(new Random(seed), "FC-" + seed));
+            String prefix = workerPrefix(w);
+            workers.submit(() -> run(new Random(seed), prefix));
         }
     }
 
     private void run(Random random, String customerPrefix) {
         List<String> mine = new ArrayList<>();
         while (!stopping && attempted.incrementAndGet() <= maxOrders) {
-            String customer = customerPrefix + "-" + random.nextInt(20);
+            String customer = customerOf(customerPrefix, random.nextInt(CUSTOMERS_PER_WORKER));
             java.util.Optional<String> placed = placeOrder(customer, randomItems(random));
             placed.ifPresent(mine::add);
             if (cancelEvery > 0 && !mine.isEmpty() && random.nextInt(cancelEvery) == 0) {
@@ -199,7 +209,15 @@ public final class OrderStream implements AutoCloseable {
 
     /** One order of random lines for one of 20 customers named {@code customerPrefix-<n>}; its id if accepted. */
     public java.util.Optional<String> placeRandomOrder(Random random, String customerPrefix) {
-        return placeOrder(customerPrefix + "-" + random.nextInt(20), randomItems(random));
+        return placeOrder(customerOf(customerPrefix, random.nextInt(CUSTOMERS_PER_WORKER)), randomItems(random));
+    }
+
+    private static String workerPrefix(int worker) {
+        return "FC-" + (9_000L + worker);
+    }
+
+    private static String customerOf(String prefix, int n) {
+        return prefix + "-" + n;
     }
 
     private java.util.Optional<String> placeOrder(String customer, List<OrderItem> items) {

@@ -18,7 +18,6 @@ import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -295,20 +294,9 @@ class EmbeddedRocketMQAccessControlTest {
     private static void assertRefused(ThrowingSupplier<?> request, String reason) {
         Throwable refusal = catchThrowable(request::get);
         assertThat(refusal).as("the broker's refusal").isNotNull();
-        assertThat(responseCode(refusal)).as("response code of %s", refusal).isEqualTo(ResponseCode.NO_PERMISSION);
+        assertThat(BrokerResponses.codeOf(refusal)).as("response code of %s", refusal)
+                .isEqualTo(ResponseCode.NO_PERMISSION);
         assertThat(refusal).hasStackTraceContaining(reason);
-    }
-
-    private static int responseCode(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof MQBrokerException broker) {
-                return broker.getResponseCode();
-            }
-            if (t instanceof MQClientException client && client.getResponseCode() > 0) {
-                return client.getResponseCode();
-            }
-        }
-        return -1;
     }
 
     private static void await(String what, ThrowingBooleanSupplier condition) throws Exception {

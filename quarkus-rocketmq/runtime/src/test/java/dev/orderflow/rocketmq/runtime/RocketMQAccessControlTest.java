@@ -13,8 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.rocketmq.client.exception.MQBrokerException;
-import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.common.action.Action;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
@@ -36,6 +34,7 @@ import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
 import dev.orderflow.rocketmq.RocketMQSendException;
 import dev.orderflow.rocketmq.TransactionResolution;
+import dev.orderflow.rocketmq.embedded.BrokerResponses;
 import dev.orderflow.rocketmq.embedded.BrokerUser;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
 import io.smallrye.config.PropertiesConfigSource;
@@ -93,9 +92,9 @@ class RocketMQAccessControlTest {
         // Started after the orders channel in the same process: a shared instance would sign as that one.
         RocketMQSink consumerKeys = new RocketMQSink(outgoing("ext-acl-consumer-keys", CONSUMER), new ObjectMapper());
         try {
-            assertThat(refusal(send(unsigned, "unsigned"))).isEqualTo(ResponseCode.NO_PERMISSION);
+            assertThat(BrokerResponses.codeOf(send(unsigned, "unsigned"))).isEqualTo(ResponseCode.NO_PERMISSION);
             assertThat(send(orders, "plain")).isNull();
-            assertThat(refusal(send(consumerKeys, "not its topic"))).isEqualTo(ResponseCode.NO_PERMISSION);
+            assertThat(BrokerResponses.codeOf(send(consumerKeys, "not its topic"))).isEqualTo(ResponseCode.NO_PERMISSION);
         } finally {
             unsigned.close();
             orders.close();
@@ -113,7 +112,7 @@ class RocketMQAccessControlTest {
                     new org.apache.rocketmq.common.message.Message(TOPIC, "tx".getBytes()),
                     () -> LocalTransactionState.COMMIT_MESSAGE));
             assertThat(refused).isInstanceOf(RocketMQSendException.class);
-            assertThat(refusal(refused)).isEqualTo(ResponseCode.NO_PERMISSION);
+            assertThat(BrokerResponses.codeOf(refused)).isEqualTo(ResponseCode.NO_PERMISSION);
 
             assertThat(ordersTx.send(new org.apache.rocketmq.common.message.Message(TOPIC, "transactional".getBytes()),
                     () -> LocalTransactionState.COMMIT_MESSAGE)).isEqualTo(LocalTransactionState.COMMIT_MESSAGE);
@@ -163,7 +162,7 @@ class RocketMQAccessControlTest {
         try {
             Throwable refused = catchThrowable(() -> unsigned.lag(GROUP));
             assertThat(refused).isInstanceOf(RocketMQAdminException.class);
-            assertThat(refusal(refused)).isEqualTo(ResponseCode.NO_PERMISSION);
+            assertThat(BrokerResponses.codeOf(refused)).isEqualTo(ResponseCode.NO_PERMISSION);
         } finally {
             unsigned.close();
         }
@@ -199,19 +198,6 @@ class RocketMQAccessControlTest {
         Flow.Subscriber<Message<String>> subscriber = (Flow.Subscriber<Message<String>>) sink.subscriber();
         Multi.createFrom().item(message).subscribe(subscriber);
         return outcome.orTimeout(30, TimeUnit.SECONDS).join();
-    }
-
-    /** The broker's response code in {@code failure}'s causes, or -1. */
-    private static int refusal(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof MQBrokerException broker) {
-                return broker.getResponseCode();
-            }
-            if (t instanceof MQClientException client && client.getResponseCode() > 0) {
-                return client.getResponseCode();
-            }
-        }
-        return -1;
     }
 
     private static RocketMQConnectorOutgoingConfiguration outgoing(String channel, BrokerUser user) {
