@@ -2,6 +2,7 @@ package dev.orderflow.status.dashboard;
 
 import java.util.List;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,7 +26,6 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.HttpAuthenticator;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.annotation.security.PermitAll;
 
 /**
  * The dashboard's sign-in: which logins this deployment offers, who the page is signed in as, and the
@@ -90,6 +91,9 @@ public class DashboardSessionResource {
     @Operation(summary = "Sign in with the issuer (browser navigation)", description = "Redirects to the issuer's "
             + "login when signed out, then back to the dashboard with a session cookie. 404 problem "
             + "code-flow-login-off when the code flow is not configured.")
+    @APIResponse(responseCode = "302", description = "Signed out: to the issuer's login (state cookie set)")
+    @APIResponse(responseCode = "303", description = "Signed in (or a bearer token sent): Location /dashboard/")
+    @APIResponse(responseCode = "404", description = "Signed out and the code flow is not configured (problem+json)")
     public Response login() {
         return toDashboard();
     }
@@ -104,6 +108,8 @@ public class DashboardSessionResource {
     @Authenticated
     @Operation(summary = "Sign out of the issuer (browser navigation)", description = "Ends the session and the "
             + "issuer's session, then back to the dashboard; without a session straight back to the dashboard.")
+    @APIResponse(responseCode = "302", description = "With a session: cookie removed, to the issuer's end-session endpoint")
+    @APIResponse(responseCode = "303", description = "Without a session: Location /dashboard/")
     public Response logout() {
         return toDashboard();
     }
