@@ -231,9 +231,11 @@ class DashboardCodeFlowTest {
         for (String path : List.of("/admin/dlq", "/admin/redrive-requests", "/orders/status?state=PENDING",
                 "/status/summary", "/lag", "/dashboard/session")) {
             assertUnauthorizedProblem(RestAssured.given().redirects().follow(false).get(path), path);
-            // A session cookie that is not one (forged, or of another key) is no session: the same 401.
-            assertUnauthorizedProblem(RestAssured.given().redirects().follow(false)
-                    .cookie(DashboardSignIn.SESSION_COOKIE, "not-a-session").get(path), path + " with a bad cookie");
+            // A session cookie that is not one (forged, or of another key) is no session: a 401 problem too.
+            Response badSession = RestAssured.given().redirects().follow(false)
+                    .cookie(DashboardSignIn.SESSION_COOKIE, "not-a-session").get(path);
+            assertUnauthorizedProblem(badSession, path + " with a bad cookie");
+            assertThat(badSession.jsonPath().getString("detail")).as(path).contains("sign in again");
         }
         RestAssured.given().get("/dashboard/login-methods").then().statusCode(200)
                 .body("token", equalTo(true)).body("codeFlow", equalTo(true))
