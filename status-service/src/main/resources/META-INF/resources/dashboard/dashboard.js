@@ -1,12 +1,19 @@
-// orderflow status dashboard: plain JS, no build step, no CDN. Every call carries the bearer token
-// entered in the form (a viewer, operator or approver token of the deployment's issuer; locally
-// `deploy/run-local.sh token --user vera --roles viewer`), kept in memory only (gone on reload).
+// orderflow status dashboard: plain JS, no build step, no CDN. Two ways to log in:
+// - a bearer token entered in the form (a viewer, operator or approver token of the deployment's issuer;
+//   locally `deploy/run-local.sh token --user vera --roles viewer`), kept in memory only (gone on reload) and
+//   sent as the Authorization header of every call;
+// - where the deployment configures it (GET /dashboard/login-methods), "Sign in" with the issuer's login
+//   (OpenID Connect code flow, /dashboard/login): the server keeps the session in an HttpOnly cookie that
+//   the browser sends with every same-origin call; GET /dashboard/session says who it is. Calls made with
+//   the session carry the X-Orderflow-Dashboard header, without which the server refuses a state-changing
+//   call authenticated by the cookie (cross-site request forgery).
 'use strict';
 
 const STATES = ['PENDING', 'ATTENTION', 'FAILED', 'COMPLETED', 'CANCELLED'];
 const RECENT_ORDERS = 30;
 const REFRESH_MS = 5000;
-let credentials = null; // {user, header, roles}
+let credentials = null; // {user, header (null with the session cookie), roles, session}
+let loginMethods = { token: true, codeFlow: false, login: null, logout: null };
 let consoleConsumer = null;
 
 const $ = (id) => document.getElementById(id);
@@ -39,8 +46,15 @@ async function problemText(response) {
 
 async function api(path, options) {
   const headers = Object.assign({ Accept: 'application/json' }, (options && options.headers) || {});
-  if (credentials) headers.Authorization = credentials.header;
-  return fetch(path, Object.assign({}, options, { headers }));
+  if (credentials && credentials.header) headers.Authorization = credentials.header;
+  if (credentials && credentials.session) headers['X-Orderflow-Dashboard'] = '1';
+  const response = await fetch(path, Object.assign({}, options, { headers, credentials: 'same-origin' }));
+  if (response.status === 401 && credentials && credentials.session) {
+    // The session ended (expired, or signed out in another tab): back to the login choices.
+    setCredentials(null);
+    $('login-status').textContent = 'session ended: sign in again';
+  }
+  return response;
 }
 
 // --- Recent orders: a colour matrix of per-consumer flags (GET /orders/status, one call per state) ---
@@ -136,12 +150,25 @@ function claimsOf(token) {
 
 function setLoggedIn(token) {
   const claims = token ? claimsOf(token) : {};
-  credentials = token ? { user: claims.sub || 'unknown', header: 'Bearer ' + token, roles: claims.groups || [] } : null;
-  $('login-status').textContent = token ? `logged in as ${credentials.user}` : 'not logged in';
-  $('logout-button').hidden = !token;
-  ['login-token', 'login-button'].forEach((id) => { $(id).hidden = !!token; });
-  document.querySelectorAll('.admin').forEach((s) => s.classList.toggle('locked', !token));
-  if (!token) {
+  setCredentials(token ? { user: claims.sub || 'unknown', header: 'Bearer ' + token, roles: claims.groups || [], session: false }
+    : null);
+}
+
+// The issuer's session (GET /dashboard/session's answer): calls go with the cookie, no Authorization header.
+function setSession(session) {
+  setCredentials({ user: session.subject, header: null, roles: session.roles || [], session: true });
+}
+
+function setCredentials(next) {
+  credentials = next;
+  const session = !!(next && next.session);
+  $('login-status').textContent = !next ? 'not logged in' : (session ? `signed in as ${next.user}` : `logged in as ${next.user}`);
+  $('logout-button').hidden = !next || session;
+  $('sign-out-button').hidden = !session;
+  ['login-token', 'login-button'].forEach((id) => { $(id).hidden = !!next; });
+  $('sign-in-link').hidden = !!next || !loginMethods.codeFlow;
+  document.querySelectorAll('.admin').forEach((s) => s.classList.toggle('locked', !next));
+  if (!next) {
     $('console').hidden = true;
     consoleConsumer = null;
     ['dlq-table', 'requests-table', 'orders-table'].forEach((id) => $(id).tBodies[0].replaceChildren());
@@ -252,6 +279,33 @@ async function loadReconciliation() {
       el('tr', {}, el('td', {}, f.kind), el('td', {}, f.consumer), el('td', {}, f.orderId), el('td', {}, f.detail))))));
 }
 
+// Offers "Sign in" where the deployment has the code flow, and resumes its session if there is one.
+async function resumeSession() {
+  try {
+    const r = await fetch('/dashboard/login-methods', { headers: { Accept: 'application/json' } });
+    if (r.ok) loginMethods = await r.json();
+  } catch (e) {
+    // The token form still works.
+  }
+  const failed = new URLSearchParams(location.search);
+  if (failed.get('error')) {
+    $('login-status').textContent = `sign-in failed: ${failed.get('error_description') || failed.get('error')}`;
+  }
+  if (!loginMethods.codeFlow) return;
+  if (loginMethods.login) $('sign-in-link').href = loginMethods.login;
+  if (!credentials) $('sign-in-link').hidden = false;
+  const r = await fetch('/dashboard/session', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  if (!r.ok || credentials) return; // no session (401), or a token was entered meanwhile
+  setSession(await r.json());
+  await Promise.all([refreshAdmin(), loadOrders(), loadLag()]);
+  route();
+}
+
+function signOut() {
+  setCredentials(null);
+  location.assign(loginMethods.logout || '/dashboard/logout');
+}
+
 function route() {
   const m = location.hash.match(/^#console\/(.+)$/);
   consoleConsumer = m ? decodeURIComponent(m[1]) : null;
@@ -261,6 +315,7 @@ function route() {
 
 $('login-form').addEventListener('submit', login);
 $('logout-button').addEventListener('click', () => setLoggedIn(null));
+$('sign-out-button').addEventListener('click', signOut);
 $('request-redrive').addEventListener('click', requestRedrive);
 $('request-abandon').addEventListener('click', requestAbandon);
 window.addEventListener('hashchange', route);
@@ -268,4 +323,5 @@ setLoggedIn(null);
 loadOrders();
 loadLag();
 route();
+resumeSession();
 setInterval(() => { if (credentials) { loadOrders(); loadLag(); } }, REFRESH_MS);

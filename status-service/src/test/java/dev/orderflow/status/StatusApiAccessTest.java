@@ -59,6 +59,13 @@ class StatusApiAccessTest {
                 // A window the run refuses: the roles are checked, nothing is run.
                 .expect("POST", "/admin/reconciliation?from=yesterday", null, "401 401 403 403 403 403 400 400 403")
                 .expect("GET", "/admin/reconciliation", null, "401 401 403 403 403 200|404 200|404 200|404 403")
+                // The dashboard's sign-in: open to all; who the caller is; the issuer's login and logout, browser
+                // navigations that end on the page (303, followed) and that answer without credentials: the
+                // login 404 while the code flow is off (as here; DashboardCodeFlowTest has it on), the logout 303.
+                .expect("GET", "/dashboard/login-methods", null, "200 200 200 200 200 200 200 200 200")
+                .expect("GET", "/dashboard/session", null, "401 401 200 200 200 200 200 200 200")
+                .expect("GET", "/dashboard/login", null, "404 401 200 200 200 200 200 200 200")
+                .expect("GET", "/dashboard/logout", null, "200 401 200 200 200 200 200 200 200")
                 .verify();
     }
 

@@ -9,16 +9,11 @@ import static dev.orderflow.status.console.ConsoleClient.awaitEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,9 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
@@ -40,21 +32,19 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * The dashboard in a real headless Chromium (Debian's {@code chromium} + {@code chromium-driver},
- * driven by Selenium) against the running status service, real in-process RocketMQ (Dev Services)
- * and real MariaDB: the page shows an order placed through the service's inputs, and an operator
- * requests a re-drive, or an abandon, that a different approver approves, all through the page.
+ * The dashboard in a real headless Chromium ({@link HeadlessChromium}) against the running status
+ * service, real in-process RocketMQ (Dev Services) and real MariaDB, logged in with pasted tokens:
+ * the page shows an order placed through the service's inputs, and an operator requests a re-drive,
+ * or an abandon, that a different approver approves, all through the page.
  */
 @QuarkusTest
 @WithTestResource(StatusTopics.class)
 class DashboardBrowserTest {
 
-    private static final String CHROMIUM = "/usr/bin/chromium";
-    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
     private static final Duration UI = Duration.ofSeconds(20);
 
+    private static HeadlessChromium chromium;
     private static WebDriver browser;
-    private static Path profile;
 
     @TestHTTPResource("/dashboard/")
     URL dashboard;
@@ -62,32 +52,14 @@ class DashboardBrowserTest {
     @BeforeAll
     static void startBrowser() throws IOException {
         ConsumeRecordTables.ensure();
-        // A missing browser is a failure, never a skip: the prerequisite is in the README and .ci/run.
-        assertThat(new File(CHROMIUM)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMIUM).isExecutable();
-        assertThat(new File(CHROMEDRIVER)).as("%s missing: apt-get install -y chromium chromium-driver", CHROMEDRIVER)
-                .isExecutable();
-        profile = Files.createTempDirectory("orderflow-dashboard-chromium");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        chromium = HeadlessChromium.start();
+        browser = chromium.driver();
     }
 
     @AfterAll
     static void stopBrowser() throws IOException {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (profile != null) {
-            try (Stream<Path> files = Files.walk(profile)) {
-                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
