@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import io.quarkus.oidc.runtime.OidcJwtCallerPrincipal;
 import io.quarkus.security.identity.SecurityIdentity;
 
 /**
@@ -45,7 +46,10 @@ public class Caller {
         if (!identity.hasRole(Roles.CUSTOMER) || !(identity.getPrincipal() instanceof JsonWebToken token)) {
             return Optional.empty();
         }
-        Object claim = token.getClaim(CUSTOMER_ID_CLAIM);
+        // quarkus-oidc's principal answers from its claims directly; JsonWebToken.getClaim builds and
+        // throws an exception for every claim name the MicroProfile JWT spec does not list.
+        Object claim = token instanceof OidcJwtCallerPrincipal oidc ? oidc.getClaims().getClaimValue(CUSTOMER_ID_CLAIM)
+                : token.getClaim(CUSTOMER_ID_CLAIM);
         String id = claim == null ? null : claim.toString();
         return id == null || id.isBlank() ? Optional.empty() : Optional.of(stripQuotes(id));
     }
