@@ -311,6 +311,7 @@ async function loadOverview(lagBody) {
   }, el('span', { class: 'figure-value' }, orNone(counts[s], 0)), el('span', { class: 'figure-label' }, el('span', { class: `cell state-${s}` }, s)))));
   $('overview-orders-extra').textContent = `${summary.awaitingCreate} awaiting their create event, `
     + `${summary.compensationsPending} failed orders still being compensated`;
+  await loadWindows();
   const l = summary.latency || {};
   $('overview-latency-window').textContent = `(completions in the last ${windowText(l.window)})`;
   $('overview-latency-figures').replaceChildren(
@@ -327,6 +328,25 @@ async function loadOverview(lagBody) {
     : [el('tr', {}, el('td', { colSpan: 4 }, 'no lag figures: see the lag section'))]));
   $('overview-updated').textContent = `(updated ${new Date().toISOString().slice(11, 19)} UTC, every ${REFRESH_MS / 1000} s)`;
   recordSample(summary);
+}
+
+// Orders created in the last 5 min and hour per state they are in now, and completions (GET /status/overview).
+async function loadWindows() {
+  const body = $('overview-windows-table').tBodies[0];
+  let overview;
+  try {
+    overview = await fetchJson('/status/overview', 'the recent orders');
+  } catch (e) {
+    body.replaceChildren(el('tr', {}, el('td', { colSpan: 8 }, e.message)));
+    return;
+  }
+  const states = ['COMPLETED', 'FAILED', 'CANCELLED', 'ATTENTION', 'PENDING'];
+  body.replaceChildren(...(overview.windows || []).map((w) => el('tr', { 'data-window': w.window },
+    el('td', {}, `the last ${windowText(w.window)}`), el('td', { class: 'number' }, orNone(w.created, 0)),
+    states.map((s) => el('td', { class: 'number', 'data-state': s }, el('a', {
+      href: '#orders', title: `show the ${s} orders`, onclick: () => showOrders({ state: s, page: 0, search: '' }),
+    }, orNone((w.counts || {})[s], 0)))),
+    el('td', { class: 'number', 'data-figure': 'completed' }, el('a', { href: '#latency' }, orNone(w.completed, 0))))));
 }
 
 function windowText(iso) {
@@ -390,7 +410,7 @@ function setCredentials(next) {
   if (!next) {
     $('console').hidden = true;
     consoleConsumer = null;
-    ['dlq-table', 'requests-table', 'orders-table', 'lag-table', 'overview-groups-table'].forEach((id) => $(id).tBodies[0].replaceChildren());
+    ['dlq-table', 'requests-table', 'orders-table', 'lag-table', 'overview-groups-table', 'overview-windows-table'].forEach((id) => $(id).tBodies[0].replaceChildren());
     $('orders-table').tHead.replaceChildren();
     ['overview-state-figures', 'overview-latency-figures', 'reconciliation-result'].forEach((id) => $(id).replaceChildren());
     ['overview-orders-extra', 'overview-updated', 'orders-page', 'orders-updated', 'lag-updated'].forEach((id) => { $(id).textContent = ''; });

@@ -226,6 +226,18 @@ class DashboardOverviewTest {
                         .matches("no message waiting|[0-9.]+ s|\\d+ min \\d+ s|\\d+ h \\d+ min");
             }
         });
+        // Orders created in the last 5 min and hour (GET /status/overview): the mix was placed minutes ago at most.
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            for (String window : List.of("PT5M", "PT1H")) {
+                WebElement row = browser.findElement(By.cssSelector("#overview-windows-table tr[data-window='" + window + "']"));
+                for (String state : List.of("COMPLETED", "FAILED", "CANCELLED", "ATTENTION")) {
+                    assertThat(Integer.parseInt(row.findElement(By.cssSelector("td[data-state='" + state + "']")).getText()))
+                            .as("%s %s", window, state).isPositive();
+                }
+                assertThat(row.findElement(By.cssSelector("td[data-figure='completed'] a")).getAttribute("href"))
+                        .endsWith("#latency");
+            }
+        });
         // A figure leads to its section: the state's orders.
         browser.findElement(By.cssSelector("a[data-overview-state='CANCELLED']")).click();
         await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
