@@ -63,8 +63,8 @@ async function failureText(response, what) {
   try { problem = await response.json(); } catch (e) { /* not a problem body */ }
   const detail = problem.detail ? ` (${problem.detail})` : '';
   switch (response.status) {
-    case 401: return `log in again: status-service did not accept this login for ${what}`;
-    case 403: return `this login may not read ${what}: it needs the role viewer, operator or approver`;
+    case 401: return `log in again: status-service did not accept this login for ${what} (401 Unauthorized)`;
+    case 403: return `this login may not read ${what} (403 Forbidden): it needs the role viewer, operator or approver`;
     case 503:
       if (problem.type && String(problem.type).includes('database')) return `status-service cannot reach its database${detail}`;
       return `${what} not available: status-service is busy or cannot reach what it needs${detail}`;
