@@ -91,7 +91,17 @@ function ageText(seconds) {
 // An x tick: the time of day in UTC, hh:mm:ss (the charts span minutes, never days).
 const timeLabel = (ts) => new Date(ts * 1000).toISOString().slice(11, 19);
 
-const msText = (ms) => (ms == null ? 'no completions' : `${ms} ms`);
+// A latency in words: milliseconds below a second, else seconds, minutes, hours or days.
+function msText(ms) {
+  if (ms == null) return 'no completions';
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 86400000) return ageText(ms / 1000);
+  return `${Math.floor(ms / 86400000)} d ${Math.round((ms % 86400000) / 3600000)} h`;
+}
+
+// A y tick: 950, 1.2K, 3.4M (a long number would run into the axis label).
+const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 // --- Charts (uPlot from its webjar): time on x in UTC, a labelled y axis with its unit, a legend entry per series ---
 const COLOURS = ['#1565c0', '#c62828', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#5d4037', '#ad1457', '#455a64', '#9e9d24'];
@@ -123,8 +133,9 @@ function drawChart(id, title, yLabel, times, series) {
     scales: { x: { time: true, range: (u, min, max) => (min === max ? [min - 30, max + 30] : [min, max]) }, y: { range: (u, min, max) => [0, Math.max(1, max == null ? 1 : max * 1.1)] } },
     axes: [
       { label: 'time (UTC)', labelSize: 18, space: 70, incrs: TIME_STEPS, values: (u, splits) => splits.map(timeLabel) },
-      { label: yLabel, labelSize: 18, size: 56 },
+      { label: yLabel, labelSize: 18, size: 56, values: (u, splits) => splits.map((v) => COMPACT.format(v)) },
     ],
+    legend: { live: false },
     series: [{ label: 'time (UTC)' }, ...series.map((s, i) => ({
       label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, spanGaps: true,
       value: (u, v) => (v == null ? 'no sample' : s.format ? s.format(v) : String(v)),
