@@ -18,7 +18,7 @@ import io.quarkus.test.junit.QuarkusTest;
 /**
  * Who may call the status service, with real tokens: every operation × every kind of caller. A
  * customer reads its own orders' status (another customer's is 404, as if unknown); the listings,
- * the summary and the lag are for staff and services; the console is for its people only, each
+ * the summary, the overview and the lag are for staff and services; the console is for its people only, each
  * action for its role.
  */
 @QuarkusTest
@@ -42,6 +42,7 @@ class StatusApiAccessTest {
                         "401 401 200 404 403 200 200 200 200")
                 .expect("GET", "/orders/status?state=PENDING", null, "401 401 403 403 403 200 200 200 200")
                 .expect("GET", "/status/summary", null, "401 401 403 403 403 200 200 200 200")
+                .expect("GET", "/status/overview", null, "401 401 403 403 403 200 200 200 200")
                 .expect("GET", "/lag", null, "401 401 403 403 403 200 200 200 200")
                 .expect("GET", "/admin/dlq", null, "401 401 403 403 403 200 200 200 403")
                 .expect("GET", "/admin/dlq/{consumer}/messages", who -> "/admin/dlq/sms/messages", null,

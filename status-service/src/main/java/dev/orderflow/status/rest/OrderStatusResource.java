@@ -1,7 +1,9 @@
 package dev.orderflow.status.rest;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -111,6 +113,20 @@ public class OrderStatusResource {
     @Operation(summary = "Orders per state and end-to-end latency percentiles of recent completions")
     public StatusSummaryBody summary() {
         return StatusSummaryBody.of(queries.summary());
+    }
+
+    /** The windows of {@code GET /status/overview}. */
+    static final List<Duration> OVERVIEW_WINDOWS = List.of(Duration.ofMinutes(5), Duration.ofHours(1));
+
+    @GET
+    @Path("status/overview")
+    @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
+    @Blocking
+    @Operation(summary = "Orders created in the last 5 minutes and the last hour, per state they are in now, "
+            + "and the orders completed in each")
+    public StatusOverviewBody overview() {
+        Instant now = Instant.now();
+        return StatusOverviewBody.of(now, queries.windows(now, OVERVIEW_WINDOWS));
     }
 
     /** The order's status when the caller may read it; else not found, like an unknown order. */

@@ -100,6 +100,29 @@ public class StatusQueries {
                 millis.length == 0 ? null : millis[millis.length - 1]));
     }
 
+    /**
+     * Per window before {@code now}: the orders created in it per current state, and the completions in it;
+     * all from one snapshot. Reads the indexes on (state, created_at) and completed_at.
+     */
+    @Transactional
+    public List<StatusWindow> windows(Instant now, List<Duration> windows) {
+        List<StatusWindow> result = new ArrayList<>();
+        for (Duration window : windows) {
+            Instant since = now.minus(window);
+            Map<OrderState, Long> counts = new EnumMap<>(OrderState.class);
+            for (OrderState state : OrderState.values()) {
+                counts.put(state, 0L);
+            }
+            BatchSql.select(dataSource, "select s.state, count(*)" + OPENED_STATUSES
+                    + " and s.created_at >= ? group by s.state", List.of(since),
+                    row -> counts.put(OrderState.valueOf(row.getString(1)), row.getLong(2)));
+            long completed = BatchSql.select(dataSource, "select count(*) from " + OrderConsumeStatus.TABLE
+                    + " s where s.completed_at >= ?", List.of(since), row -> row.getLong(1)).get(0);
+            result.add(new StatusWindow(window, since, counts, completed));
+        }
+        return result;
+    }
+
     /** Among {@code orderIds}, the opened ones whose state is no longer PENDING. */
     @Transactional
     public Map<String, OrderState> settledAmong(Collection<String> orderIds) {

@@ -91,12 +91,14 @@ class DashboardBrowserTest {
                 .jsonPath().getList("groups.group", String.class);
         assertThat(groups).contains(OrderMessaging.INVENTORY_GROUP, OrderMessaging.SMS_GROUP, OrderMessaging.POINTS_GROUP);
         await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
-            WebElement chart = browser.findElement(By.id("lag-svg"));
+            WebElement chart = browser.findElement(By.cssSelector("#lag-chart .uplot"));
             for (String group : groups) {
-                assertThat(chart.findElements(By.cssSelector("polyline[data-group='" + group + "']"))).as("line of %s", group)
-                        .hasSize(1);
-                assertThat(chart.findElements(By.tagName("text"))).as("legend of %s", group)
-                        .anyMatch(text -> text.getText().startsWith(group + ": behind "));
+                assertThat(DashboardCharts.linesWithPoints(browser, "lag-chart")).as("line of %s", group)
+                        .containsOnlyOnce(group);
+                assertThat(chart.findElements(By.cssSelector(".u-legend .u-series .u-label"))).as("legend of %s", group)
+                        .filteredOn(label -> label.getText().equals(group)).hasSize(1);
+                assertThat(browser.findElement(By.cssSelector("#lag-table tr[data-group='" + group + "']")).getText())
+                        .as("figures of %s", group).startsWith(group + " ");
             }
             assertThat(browser.findElement(By.id("lag-message")).getText()).doesNotContain("not available");
         });
