@@ -40,6 +40,8 @@ class StatusApiAccessTest {
         new AccessMatrix(owner)
                 .expect("GET", "/orders/{orderId}/status", who -> "/orders/" + orderId + "/status", null,
                         "401 401 200 404 403 200 200 200 200")
+                .expect("GET", "/orders/{orderId}/status/history", who -> "/orders/" + orderId + "/status/history",
+                        null, "401 401 200 404 403 200 200 200 200")
                 .expect("GET", "/orders/status?state=PENDING", null, "401 401 403 403 403 200 200 200 200")
                 .expect("GET", "/status/summary", null, "401 401 403 403 403 200 200 200 200")
                 .expect("GET", "/status/overview", null, "401 401 403 403 403 200 200 200 200")

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -25,6 +26,7 @@ import dev.orderflow.security.Caller;
 import dev.orderflow.security.Roles;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.OrderState;
+import dev.orderflow.status.service.OrderHistoryView;
 import dev.orderflow.status.service.OrderStatusNotFoundException;
 import dev.orderflow.status.service.OrderStatusView;
 import dev.orderflow.status.service.StatusQueries;
@@ -91,6 +93,19 @@ public class OrderStatusResource {
     }
 
     @GET
+    @Path("orders/{orderId}/status/history")
+    @RolesAllowed({ Roles.CUSTOMER, Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
+    @Operation(summary = "An order's flags per event and when it reached each state", description = "The create, the "
+            + "cancel when one was requested, the compensation when the order was decided FAILED: each required "
+            + "consumer's state for it and when it was reached. 404 like the status: unknown, create not arrived, or "
+            + "another customer's order.")
+    public Uni<OrderHistoryBody> history(@PathParam("orderId") String orderId) {
+        checkOrderId(orderId);
+        return readIfAllowed(orderId, queries::history, OrderHistoryView::customerId, caller.readableCustomers())
+                .map(OrderHistoryBody::of);
+    }
+
+    @GET
     @Path("orders/status")
     @RolesAllowed({ Roles.VIEWER, Roles.OPERATOR, Roles.APPROVER, Roles.SERVICE })
     @Blocking
@@ -131,9 +146,15 @@ public class OrderStatusResource {
 
     /** The order's status when the caller may read it; else not found, like an unknown order. */
     private Uni<OrderStatusView> read(String orderId, Predicate<String> readableCustomers) {
+        return readIfAllowed(orderId, queries::find, OrderStatusView::customerId, readableCustomers);
+    }
+
+    /** {@code query} of the order on a worker thread, unless the caller may not read the order's customer: then 404. */
+    private <V> Uni<V> readIfAllowed(String orderId, Function<String, V> query, Function<V, String> customerOf,
+            Predicate<String> readableCustomers) {
         return Uni.createFrom().item(() -> {
-            OrderStatusView view = queries.find(orderId);
-            if (!readableCustomers.test(view.customerId())) {
+            V view = query.apply(orderId);
+            if (!readableCustomers.test(customerOf.apply(view))) {
                 throw new OrderStatusNotFoundException(orderId, false);
             }
             return view;

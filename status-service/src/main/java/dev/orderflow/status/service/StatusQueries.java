@@ -45,13 +45,54 @@ public class StatusQueries {
     /** @throws OrderStatusNotFoundException when the order is unknown or its create has not arrived */
     @Transactional
     public OrderStatusView find(String orderId) {
+        return views(List.of(opened(orderId))).get(0);
+    }
+
+    private OrderConsumeStatus opened(String orderId) {
         List<OrderConsumeStatus> found = BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS
                 + " from " + OrderConsumeStatus.TABLE + " s where s.order_id = ?", List.of(orderId),
                 OrderConsumeStatus::read);
         if (found.isEmpty() || !found.get(0).opened()) {
             throw new OrderStatusNotFoundException(orderId, !found.isEmpty());
         }
-        return views(found).get(0);
+        return found.get(0);
+    }
+
+    /**
+     * The order's flags per event and its milestones, from one snapshot.
+     *
+     * @throws OrderStatusNotFoundException when the order is unknown or its create has not arrived
+     */
+    @Transactional
+    public OrderHistoryView history(String orderId) {
+        OrderConsumeStatus status = opened(orderId);
+        List<ConsumerOutcome> outcomes = outcomes(List.of(orderId)).getOrDefault(orderId, List.of());
+        List<OrderHistoryView.EventFlags> events = new ArrayList<>();
+        events.add(eventFlags(OrderEventType.CREATE, "create", outcomes));
+        if (status.cancelRequested() || reported(OrderEventType.CANCEL, outcomes)) {
+            events.add(eventFlags(OrderEventType.CANCEL, "cancel", outcomes));
+        }
+        if (status.state == OrderState.FAILED || reported(OrderEventType.FAIL, outcomes)) {
+            events.add(eventFlags(OrderEventType.FAIL, "compensation", outcomes));
+        }
+        return new OrderHistoryView(status.orderId, status.state, status.createdAt, status.cancelRequestedAt,
+                status.completedAt, status.failedAt, status.cancelledAt,
+                status.state == OrderState.FAILED || status.state == OrderState.ATTENTION ? status.failure() : null,
+                events, status.customerId);
+    }
+
+    private static boolean reported(OrderEventType event, List<ConsumerOutcome> outcomes) {
+        return outcomes.stream().anyMatch(o -> event.tag().equals(o.eventType));
+    }
+
+    private OrderHistoryView.EventFlags eventFlags(OrderEventType event, String name, List<ConsumerOutcome> outcomes) {
+        return new OrderHistoryView.EventFlags(name, config.requiredConsumers().stream().map(consumer -> outcomes.stream()
+                .filter(o -> event.tag().equals(o.eventType) && consumer.equals(o.consumer))
+                .findFirst()
+                .map(o -> new OrderHistoryView.ConsumerFlag(consumer, o.outcome, o.occurredAt, o.recordedAt, o.source,
+                        o.outcome.failed() ? o.failure().failureClass() : null, o.reason))
+                .orElse(new OrderHistoryView.ConsumerFlag(consumer, ConsumerState.PENDING, null, null, null, null, null)))
+                .toList());
     }
 
     /** Opened orders in {@code state}, newest created first. */
@@ -151,14 +192,7 @@ public class StatusQueries {
         if (rows.isEmpty()) {
             return List.of();
         }
-        Map<String, List<ConsumerOutcome>> outcomesByOrder = new HashMap<>();
-        List<String> orderIds = rows.stream().map(r -> r.orderId).toList();
-        BatchSql.select(dataSource, "select o.order_id, " + ConsumerOutcome.SELECT_COLUMNS + " from "
-                + ConsumerOutcome.TABLE + " o where o.order_id in (" + BatchSql.parameters(orderIds.size()) + ")",
-                orderIds, row -> {
-                    ConsumerOutcome outcome = ConsumerOutcome.read(row.getString("order_id"), row);
-                    return outcomesByOrder.computeIfAbsent(outcome.orderId, id -> new ArrayList<>()).add(outcome);
-                });
+        Map<String, List<ConsumerOutcome>> outcomesByOrder = outcomes(rows.stream().map(r -> r.orderId).toList());
         List<String> required = config.requiredConsumers();
         return rows.stream().map(s -> {
             List<ConsumerOutcome> outcomes = outcomesByOrder.getOrDefault(s.orderId, List.of());
@@ -168,5 +202,17 @@ public class StatusQueries {
                     s.createdAt, s.completedAt, failed || s.state == OrderState.ATTENTION ? s.failure() : null,
                     failed ? StateRules.consumerStates(required, OrderEventType.FAIL, outcomes) : null, s.customerId);
         }).toList();
+    }
+
+    /** The outcomes of each of {@code orderIds} that has any. */
+    private Map<String, List<ConsumerOutcome>> outcomes(List<String> orderIds) {
+        Map<String, List<ConsumerOutcome>> outcomesByOrder = new HashMap<>();
+        BatchSql.select(dataSource, "select o.order_id, " + ConsumerOutcome.SELECT_COLUMNS + " from "
+                + ConsumerOutcome.TABLE + " o where o.order_id in (" + BatchSql.parameters(orderIds.size()) + ")",
+                orderIds, row -> {
+                    ConsumerOutcome outcome = ConsumerOutcome.read(row.getString("order_id"), row);
+                    return outcomesByOrder.computeIfAbsent(outcome.orderId, id -> new ArrayList<>()).add(outcome);
+                });
+        return outcomesByOrder;
     }
 }
