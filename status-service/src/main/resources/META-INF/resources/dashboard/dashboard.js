@@ -237,7 +237,7 @@ function renderOrders(orders) {
     consumers.map((c) => el('th', { 'data-column': `consumer-${c}` }, c)),
     el('th', { 'data-column': 'failure' }, 'failure'), el('th', { 'data-column': 'compensation' }, 'compensation')));
   $('orders-table').tBodies[0].replaceChildren(...orders.map((o) => el('tr', { 'data-order-id': o.orderId },
-    el('td', { 'data-column': 'order' }, o.orderId),
+    el('td', { 'data-column': 'order' }, el('a', { href: `#order/${encodeURIComponent(o.orderId)}`, title: 'flags per event and when each was reached' }, o.orderId)),
     el('td', { 'data-column': 'state' }, el('span', { class: `cell state-${o.state}` }, o.state)),
     el('td', { 'data-column': 'created' }, orNone(o.createdAt, 'not created yet')),
     consumers.map((c) => flagCell(c, (o.consumers || {})[c])),
@@ -251,6 +251,64 @@ function showOrders(changes) {
   Object.assign(ordersView, changes);
   $('orders-state').value = ordersView.state;
   loadOrders();
+}
+
+// --- One order: its milestones and each consumer's flag per event (GET /orders/{id}/status/history) ---
+let detailOrderId = null;
+
+const MILESTONES = [['createdAt', 'created'], ['completedAt', 'completed'], ['failedAt', 'decided FAILED'],
+  ['cancelRequestedAt', 'cancel requested'], ['cancelledAt', 'cancelled']];
+
+async function loadOrderDetail(focus) {
+  const orderId = detailOrderId;
+  if (!orderId) return;
+  $('order-detail').hidden = false;
+  $('order-detail-id').textContent = orderId;
+  if (focus) {
+    $('order-detail').scrollIntoView({ block: 'start' });
+    $('order-detail-heading').focus({ preventScroll: true });
+  }
+  if (!credentials) { say('order-detail-message', 'log in to see the order'); return; }
+  let history;
+  try {
+    history = await fetchJson(`/orders/${encodeURIComponent(orderId)}/status/history`, 'the order');
+  } catch (e) {
+    if (orderId !== detailOrderId) return;
+    clearOrderDetail();
+    say('order-detail-message', e.status === 404 || e.status === 400
+      ? `no order ${orderId}: unknown, or its create event has not arrived yet` : e.message);
+    return;
+  }
+  if (orderId !== detailOrderId || !credentials) return;
+  renderOrderDetail(history);
+  say('order-detail-message', '');
+}
+
+function clearOrderDetail() {
+  ['order-detail-milestones', 'order-detail-flags'].forEach((id) => $(id).tBodies[0].replaceChildren());
+  $('order-detail-flags').tHead.replaceChildren();
+  $('order-detail-failure').textContent = '';
+}
+
+function flagText(flag) {
+  if (flag.state === 'PENDING') return 'PENDING: nothing heard yet';
+  const how = flag.source === 'dead-letter-queue' ? 'from the dead-letter queue' : 'reported';
+  const why = flag.reason ? `: ${flag.class ? flag.class + ' ' : ''}${flag.reason}` : '';
+  return `${flag.state} at ${flag.at} (${how})${why}`;
+}
+
+function renderOrderDetail(h) {
+  $('order-detail-milestones').tBodies[0].replaceChildren(...MILESTONES.map(([key, label]) =>
+    el('tr', { 'data-milestone': key }, el('th', {}, label), el('td', {}, orNone(h[key], 'not reached')))));
+  $('order-detail-failure').replaceChildren('State ', el('span', { class: `cell state-${h.state}` }, h.state),
+    h.failure ? ` · failure: ${h.failure.consumer} ${h.failure.class}: ${orNone(h.failure.reason, 'no reason given')}` : '');
+  const events = h.events || [];
+  const consumers = events.length ? events[0].consumers.map((f) => f.consumer) : [];
+  $('order-detail-flags').tHead.replaceChildren(el('tr', {}, el('th', { 'data-column': 'consumer' }, 'consumer'),
+    events.map((e) => el('th', { 'data-column': `event-${e.event}` }, e.event))));
+  $('order-detail-flags').tBodies[0].replaceChildren(...consumers.map((c, i) => el('tr', { 'data-consumer': c },
+    el('th', { 'data-column': 'consumer' }, c),
+    events.map((e) => el('td', { 'data-event': e.event, class: `flag state-${e.consumers[i].state}` }, flagText(e.consumers[i]))))));
 }
 
 // --- Lag per group over time (GET /lag; 503 until the first sample) ---
@@ -385,7 +443,7 @@ function recordSample(summary) {
 
 async function refreshData() {
   const lag = await loadLag();
-  await Promise.all([loadOverview(lag), loadOrders()]);
+  await Promise.all([loadOverview(lag), loadOrders(), loadOrderDetail(false)]);
 }
 
 // --- Admin parts ---
@@ -431,6 +489,8 @@ function setCredentials(next) {
     say('orders-message', 'log in to see the orders');
     say('lag-message', 'log in to see the lag');
     say('latency-message', 'log in to see completions and latency');
+    clearOrderDetail();
+    say('order-detail-message', 'log in to see the order');
   }
 }
 
@@ -578,6 +638,14 @@ function route() {
   consoleConsumer = m ? decodeURIComponent(m[1]) : null;
   if (!consoleConsumer) $('console').hidden = true;
   if (credentials && consoleConsumer) loadConsole();
+  const order = location.hash.match(/^#order\/(.+)$/);
+  detailOrderId = order ? decodeURIComponent(order[1]) : null;
+  if (!detailOrderId) {
+    $('order-detail').hidden = true;
+    clearOrderDetail();
+  } else {
+    loadOrderDetail(true);
+  }
 }
 
 $('login-form').addEventListener('submit', login);

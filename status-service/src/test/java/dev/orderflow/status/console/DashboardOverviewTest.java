@@ -22,11 +22,13 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.Rectangle;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.Select;
 
 import dev.orderflow.order.events.ConsumerReport;
@@ -42,7 +44,8 @@ import io.quarkus.test.junit.QuarkusTest;
 /**
  * The dashboard's overview, orders table, lag and charts in headless Chromium ({@link HeadlessChromium}), logged
  * in as a viewer, over a mix of orders: completed, failed (a rejection), cancelled and one dead-lettered. With
- * {@code -Dorderflow.dashboard.screenshot=<png>} it also saves a screenshot of the page there (docs/dashboard.png).
+ * {@code -Dorderflow.dashboard.screenshot=<png>} it also saves a screenshot of the page there (docs/dashboard.png),
+ * and one of the failed order's view beside it (docs/dashboard-order.png).
  */
 @QuarkusTest
 @WithTestResource(StatusTopics.class)
@@ -276,6 +279,103 @@ class DashboardOverviewTest {
     }
 
     @Test
+    void anOrdersViewShowsEachConsumersFlagPerEventAndWhenTheOrderReachedEachState() {
+        await().atMost(UI).ignoreExceptions().until(() -> row(mix.failed()).isDisplayed());
+        row(mix.failed()).findElement(By.cssSelector("td[data-column='order'] a")).click();
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            assertThat(browser.findElement(By.id("order-detail")).isDisplayed()).isTrue();
+            assertThat(browser.findElement(By.id("order-detail-id")).getText()).isEqualTo(mix.failed());
+            assertThat(detailHeaders()).containsExactly("consumer", "create", "compensation");
+            for (String consumer : CONSUMERS) {
+                for (String event : List.of("create", "compensation")) {
+                    assertUnder(flag(consumer, event), browser.findElement(By.cssSelector(
+                            "#order-detail-flags thead th[data-column='event-" + event + "']")), consumer + " " + event);
+                }
+                assertThat(flag(consumer, "compensation").getText()).isEqualTo("PENDING: nothing heard yet");
+            }
+            assertThat(flag("inventory", "create").getText()).matches("REJECTED at \\S+Z \\(reported\\): business "
+                    + "insufficient stock for SKU-1: 2 requested, 1 available");
+            assertThat(flag("sms", "create").getText()).matches("DONE at \\S+Z \\(reported\\)");
+            assertThat(milestone("createdAt")).matches("\\d{4}-\\d{2}-\\d{2}T\\S+Z");
+            assertThat(milestone("failedAt")).matches("\\d{4}-\\d{2}-\\d{2}T\\S+Z");
+            assertThat(milestone("completedAt")).isEqualTo("not reached");
+            assertThat(browser.findElement(By.id("order-detail")).getText())
+                    .doesNotContainPattern("\\bnull\\b|\\bundefined\\b|\\bNaN\\b");
+        });
+
+        browser.get(dashboard + "#order/" + mix.cancelled());
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            assertThat(browser.findElement(By.id("order-detail-id")).getText()).isEqualTo(mix.cancelled());
+            assertThat(detailHeaders()).containsExactly("consumer", "create", "cancel");
+            assertThat(flag("points", "cancel").getText()).startsWith("DONE at ");
+            assertThat(milestone("cancelledAt")).matches("\\d{4}-\\d{2}-\\d{2}T\\S+Z");
+        });
+        browser.get(dashboard + "#order/" + mix.deadLettered());
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> assertThat(flag("points", "create").getText())
+                .matches("DEAD_LETTERED at \\S+Z \\(from the dead-letter queue\\): system points ledger locked"));
+
+        browser.findElement(By.id("order-detail-close")).click();
+        await().atMost(UI).until(() -> !browser.findElement(By.id("order-detail")).isDisplayed());
+    }
+
+    @Test
+    void everyControlIsReachableWithTheKeyboardAndEnterOpensAnOrder() {
+        await().atMost(UI).ignoreExceptions().until(() -> row(mix.failed()).isDisplayed()
+                && !browser.findElements(By.cssSelector("a[data-overview-state]")).isEmpty());
+        String failedLink = "#order/" + mix.failed();
+        List<String> reached = new ArrayList<>();
+        Actions keyboard = new Actions(browser);
+        for (int i = 0; i < 300 && !reached.contains(failedLink); i++) {
+            keyboard.sendKeys(Keys.TAB).perform();
+            reached.add((String) ((JavascriptExecutor) browser).executeScript("const e = document.activeElement;"
+                    + " return e.id || (e.getAttribute('href') || '') + (e.dataset.overviewState || '');"));
+        }
+        assertThat(reached).as("focus order from the top").contains("logout-button", "#ordersCOMPLETED", "#ordersFAILED",
+                "#latency", "#lag", "#dlq", "orders-state", "orders-search", "orders-search-button", "orders-size",
+                failedLink);
+        assertThat((Boolean) ((JavascriptExecutor) browser).executeScript(
+                "return [...document.querySelectorAll('[tabindex]')].every(e => e.tabIndex <= 0)"))
+                .as("no element jumps the reading order (positive tabindex)").isTrue();
+
+        keyboard.sendKeys(Keys.ENTER).perform();
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            assertThat(browser.findElement(By.id("order-detail-id")).getText()).isEqualTo(mix.failed());
+            assertThat(browser.switchTo().activeElement().getAttribute("id")).as("focus moves to the order")
+                    .isEqualTo("order-detail-heading");
+            assertThat(detailHeaders()).contains("create", "compensation");
+        });
+    }
+
+    /**
+     * What an operator reads when a call fails: the page's calls are answered in the browser as status-service
+     * answers /lag before any lag sample (503 lag-not-measured), and as a network without status-service for the
+     * summary.
+     */
+    @Test
+    void failedCallsAreSaidInWords() {
+        await().atMost(UI).ignoreExceptions().until(() -> !browser.findElements(By.cssSelector("a[data-overview-state]")).isEmpty());
+        ((JavascriptExecutor) browser).executeScript("const real = window.fetch;"
+                + " window.fetch = (input, init) => {"
+                + "   const url = String(input);"
+                + "   if (url.startsWith('/lag')) return Promise.resolve(new Response(JSON.stringify({type: 'urn:problem-type:lag-not-measured',"
+                + "     title: 'Lag not measured yet', status: 503, detail: 'No consumer-lag sample has succeeded yet'}),"
+                + "     {status: 503, headers: {'Content-Type': 'application/problem+json'}}));"
+                + "   if (url.startsWith('/status/summary')) return Promise.reject(new TypeError('Failed to fetch'));"
+                + "   return real(input, init); };");
+        await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
+            assertThat(browser.findElement(By.id("lag-message")).getText()).isEqualTo(
+                    "status-service cannot reach the broker: no lag measured yet (it asks again every few seconds)");
+            assertThat(browser.findElement(By.id("overview-message")).getText())
+                    .isEqualTo("the summary not available: status-service cannot be reached");
+            assertThat(browser.findElements(By.cssSelector("#lag-table tbody tr"))).isEmpty();
+        });
+        for (String section : List.of("overview", "orders", "lag", "latency")) {
+            assertThat(browser.findElement(By.id(section)).getText()).as(section)
+                    .doesNotContainPattern("\\bnull\\b|\\bundefined\\b|\\bNaN\\b");
+        }
+    }
+
+    @Test
     void theOverviewNeedsNoHorizontalScrollingAtANarrowWindow() {
         browser.manage().window().setSize(new Dimension(800, 800));
         await().atMost(UI).ignoreExceptions().untilAsserted(() -> {
@@ -311,6 +411,13 @@ class DashboardOverviewTest {
         Path png = Path.of(target).toAbsolutePath();
         Files.createDirectories(png.getParent());
         Files.write(png, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+        // The failed order's view, beside it: <name>-order.png.
+        browser.manage().window().setSize(new Dimension(1280, 800));
+        browser.get(dashboard + "#order/" + mix.failed());
+        await().atMost(UI).ignoreExceptions().until(() -> flag("inventory", "create").getText().startsWith("REJECTED"));
+        Files.write(png.resolveSibling(png.getFileName().toString().replaceFirst("\\.png$", "") + "-order.png"),
+                ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
     }
 
     @SuppressWarnings("unchecked")
@@ -318,6 +425,19 @@ class DashboardOverviewTest {
         return (Map<String, Object>) ((JavascriptExecutor) browser).executeScript("const o = document.getElementById('overview');"
                 + " return {page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth,"
                 + " overview: o.scrollWidth, overviewBox: o.clientWidth, overviewRight: Math.ceil(o.getBoundingClientRect().right)};");
+    }
+
+    private static List<String> detailHeaders() {
+        return browser.findElements(By.cssSelector("#order-detail-flags thead th")).stream().map(WebElement::getText).toList();
+    }
+
+    private static WebElement flag(String consumer, String event) {
+        return browser.findElement(By.cssSelector("#order-detail-flags tr[data-consumer='" + consumer + "'] td[data-event='"
+                + event + "']"));
+    }
+
+    private static String milestone(String name) {
+        return browser.findElement(By.cssSelector("#order-detail-milestones tr[data-milestone='" + name + "'] td")).getText();
     }
 
     private static WebElement row(String orderId) {
