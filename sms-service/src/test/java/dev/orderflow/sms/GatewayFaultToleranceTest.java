@@ -40,9 +40,9 @@ import io.smallrye.faulttolerance.api.CircuitBreakerState;
 /**
  * The fault tolerance of the calls to the SMS provider ({@code SmsProvider#send}), set through its
  * MicroProfile Fault Tolerance keys: a call timeout below the read timeout, so that only the call
- * timeout can end a stalled call, and the circuit breaker (off in %test) with a window of 4 calls,
- * all failed to open it, and 2 s open. Real broker, real MariaDB, the fake provider over HTTP; the breaker's own state changes
- * are watched, each with the number of calls the provider had received by then.
+ * timeout can end a stalled call, and the circuit breaker (off in %test). Real broker, real MariaDB,
+ * the fake provider over HTTP; the breaker's own state changes are watched, each with the number of
+ * calls the provider had received by then.
  */
 @QuarkusTest
 @TestProfile(GatewayFaultToleranceTest.FaultToleranceOn.class)
