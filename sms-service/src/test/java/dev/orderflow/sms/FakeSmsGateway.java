@@ -25,7 +25,8 @@ import com.sun.net.httpserver.HttpServer;
  * A third-party SMS provider for the tests: an HTTP server on a free loopback port (JDK
  * {@code com.sun.net.httpserver}). Like a real provider it honours {@code Idempotency-Key}: a key
  * it has already texted is answered 200 again without a second text. Tests script the answers per
- * key ({@link #script}); unscripted calls are answered 200.
+ * key ({@link #script}); unscripted calls are answered 200. An outage answers every call alike
+ * ({@link #failEveryCall}) until {@link #recover}.
  *
  * <p>It records every call (what the service sent) and every text (what the customer received).
  */
@@ -42,6 +43,8 @@ public final class FakeSmsGateway {
     private final Set<String> textedKeys = ConcurrentHashMap.newKeySet();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final List<Text> texts = new CopyOnWriteArrayList<>();
+    /** While set, the answer to every call, scripted or not (an outage of the whole provider). */
+    private volatile Answer outage;
 
     private FakeSmsGateway() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -85,6 +88,21 @@ public final class FakeSmsGateway {
         scripts.computeIfAbsent(idempotencyKey, k -> new ArrayDeque<>()).addAll(List.of(answers));
     }
 
+    /** Until {@link #recover()}, every call gets {@code answer}; scripts are kept for afterwards. */
+    public void failEveryCall(Answer answer) {
+        outage = answer;
+    }
+
+    /** Ends {@link #failEveryCall}: scripts, then 200, again. */
+    public void recover() {
+        outage = null;
+    }
+
+    /** How many calls arrived so far, whatever their key. */
+    public int callCount() {
+        return calls.size();
+    }
+
     /** Every call made with this key, in arrival order. */
     public List<Call> callsWithKey(String idempotencyKey) {
         return calls.stream().filter(c -> idempotencyKey.equals(c.idempotencyKey())).toList();
@@ -110,8 +128,11 @@ public final class FakeSmsGateway {
             JsonNode json = mapper.readTree(body);
             String to = json.path("to").asText(null);
             String text = json.path("text").asText(null);
-            Deque<Answer> script = key == null ? null : scripts.get(key);
-            Answer answer = script == null ? null : script.poll();
+            Answer answer = outage;
+            if (answer == null) {
+                Deque<Answer> script = key == null ? null : scripts.get(key);
+                answer = script == null ? null : script.poll();
+            }
             if (answer == null) {
                 answer = Answer.ok();
             }

@@ -23,6 +23,11 @@ public interface SmsServiceConfig {
     /** How long finished texts are kept. */
     Outbox outbox();
 
+    /**
+     * The timeout and circuit breaker of the {@code http} gateway's calls are not here: they are
+     * MicroProfile Fault Tolerance settings of {@code dev.orderflow.sms.gateway.SmsProvider/send},
+     * documented with these keys in application.properties.
+     */
     interface Gateway {
 
         /**
@@ -39,8 +44,9 @@ public interface SmsServiceConfig {
         Duration connectTimeout();
 
         /**
-         * Longest wait for the gateway's answer after the request was sent; a timeout is retried
-         * (with the same Idempotency-Key, so a gateway that did send the text does not send it again).
+         * Longest wait for the gateway's answer after the request was sent, and longest silence while
+         * it is read; a timeout is retried (with the same Idempotency-Key, so a gateway that did send
+         * the text does not send it again).
          */
         @WithDefault("PT5S")
         Duration readTimeout();
@@ -71,8 +77,9 @@ public interface SmsServiceConfig {
 
         /**
          * How long a claimed row belongs to the instance that claimed it. Must exceed the longest
-         * send (connect timeout + read timeout), checked at startup; after it, a row whose instance
-         * died is claimed again and re-sent with the same Idempotency-Key.
+         * send: connect timeout + read timeout (checked at startup), and the call timeout of
+         * {@code SmsProvider/send} (not checked). After it, a row whose instance died is claimed
+         * again and re-sent with the same Idempotency-Key.
          */
         @WithDefault("PT30S")
         Duration claimLease();

@@ -4,8 +4,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.orderflow.sms.config.SmsServiceConfig;
 import io.quarkus.runtime.StartupEvent;
 
@@ -16,6 +14,9 @@ public class SmsGatewayProducer {
             + " (SMS_SERVICE_GATEWAY_KIND) to http, with sms-service.gateway.url (SMS_SERVICE_GATEWAY_URL), or to"
             + " logging to write the texts to the log instead of sending them";
 
+    static final String URL_REQUIRED = "sms-service.gateway.url (SMS_SERVICE_GATEWAY_URL) is required when"
+            + " sms-service.gateway.kind=http";
+
     /** Fails the start, not the first text, when no gateway is chosen. */
     void checkAtStart(@Observes StartupEvent event, SmsServiceConfig config) {
         if (config.gateway().kind().isEmpty()) {
@@ -23,17 +24,15 @@ public class SmsGatewayProducer {
         }
     }
 
+    /** @param provider the http gateway's calls; a client proxy, its bean created (with the URL) on the first text */
     @Produces
     @Singleton
-    SmsGateway smsGateway(SmsServiceConfig config, ObjectMapper objectMapper) {
+    SmsGateway smsGateway(SmsServiceConfig config, SmsProvider provider) {
         SmsServiceConfig.Gateway gateway = config.gateway();
         return switch (gateway.kind().orElseThrow(() -> new IllegalStateException(NO_GATEWAY))) {
             case LOGGING -> new LoggingSmsGateway();
-            case HTTP -> new HttpSmsGateway(
-                    gateway.url().orElseThrow(() -> new IllegalStateException(
-                            "sms-service.gateway.url (SMS_SERVICE_GATEWAY_URL) is required when"
-                                    + " sms-service.gateway.kind=http")),
-                    gateway.connectTimeout(), gateway.readTimeout(), objectMapper);
+            case HTTP -> new HttpSmsGateway(gateway.url().orElseThrow(() -> new IllegalStateException(URL_REQUIRED)),
+                    provider);
         };
     }
 }
