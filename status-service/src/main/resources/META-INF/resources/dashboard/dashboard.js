@@ -530,11 +530,13 @@ async function loadConsole() {
   const r = await api(`/admin/dlq/${encodeURIComponent(consoleConsumer)}/messages?max=50`);
   if (!r.ok) { say('console-message', await failureText(r, 'this dead-letter queue')); return; }
   const entries = await r.json();
+  // A second load (a refresh, or the sign-in finishing) keeps what the operator selected.
+  const selected = new Set([...document.querySelectorAll('#console-table input.select:checked')].map((box) => box.value));
   const empty = `the dead-letter queue of ${consoleConsumer} is empty`;
   if (!entries.length && !$('console-message').textContent) say('console-message', empty);
   else if (entries.length && $('console-message').textContent === empty) say('console-message', '');
   $('console-table').tBodies[0].replaceChildren(...entries.map((m) => el('tr', { 'data-dlq-message-id': m.dlqMessageId, 'data-message-key': m.messageKey || '' },
-    el('td', {}, el('input', { type: 'checkbox', class: 'select', value: m.dlqMessageId })),
+    el('td', {}, el('input', { type: 'checkbox', class: 'select', value: m.dlqMessageId, checked: selected.has(m.dlqMessageId) })),
     el('td', {}, m.messageKey), el('td', {}, m.failureClass), el('td', {}, m.failureReason), el('td', {}, m.deadLetteredAt),
     el('td', {}, m.attempts), el('td', {}, m.alreadyConsumed == null ? 'unknown' : (m.alreadyConsumed ? 'yes, already consumed' : 'no')),
     el('td', { class: 'body' }, m.body))));
