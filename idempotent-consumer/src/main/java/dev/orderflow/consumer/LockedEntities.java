@@ -13,6 +13,8 @@ import java.util.function.Function;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import dev.orderflow.sql.BatchSql;
+
 /**
  * Entities of one table (a string primary key) that the current JTA transaction holds locked, for a
  * handler that changes them: in a batch of the pipeline the first use locks and loads the rows every
@@ -80,10 +82,9 @@ public final class LockedEntities<E> {
         if (table.createMissing() != null) {
             table.createMissing().accept(entityManager, wanted);
         }
-        // Native: JPA has no index hint. While a table is small MariaDB reads a long IN list by a scan, and a
-        // locking read that scans also waits for rows it does not name: two batches would deadlock.
+        // Native: JPA has no index hint (see BatchSql.PRIMARY_KEY_HINT: without it two batches can deadlock).
         @SuppressWarnings("unchecked")
-        List<E> found = entityManager.createNativeQuery("select * from " + table.table() + " force index (primary) where "
+        List<E> found = entityManager.createNativeQuery("select * from " + table.table() + BatchSql.PRIMARY_KEY_HINT + " where "
                 + table.keyColumn() + " in (:keys) order by " + table.keyColumn() + " for update", table.type())
                 .setParameter("keys", wanted)
                 .getResultList();
