@@ -13,8 +13,8 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Plain JDBC for every service's tables (no ORM anywhere): the consumer pipeline's own rows,
- * handlers' batch rows, the order service's INSERTs, the status service's reads.
+ * Plain JDBC for the tables not mapped as Hibernate entities: the consumer pipeline's own rows,
+ * the order service's INSERTs, sms-service's outbox, the status service's recorder.
  *
  * <p>The {@link DataSource} overloads run in the caller's JTA transaction: inside one, the
  * datasource (Agroal with transaction integration) hands out the one connection enlisted in that
@@ -23,9 +23,8 @@ import javax.sql.DataSource;
  * {@link SQLException} as its cause. The {@link Connection} overloads are for work that holds a
  * connection itself.
  *
- * <p>A batch's rows go in one multi-row statement: through Hibernate each row is a statement of its
- * own, with its query plan and parameter binding (and with table-generated ids, not even a JDBC
- * batch), which costs most of a consumer's CPU per message.
+ * <p>A batch's rows go in one multi-row statement (Hibernate sends them as a JDBC batch of one
+ * statement per row, and with table-generated ids not even that).
  */
 public final class BatchSql {
 

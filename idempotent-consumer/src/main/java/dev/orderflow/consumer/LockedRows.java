@@ -19,8 +19,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
  * batch names with one statement (keys in sorted order, so concurrent batches take them one after
  * the other, never crosswise), and the changed rows are written with one statement at the batch's
  * end ({@link ConsumeBatch#onFinish}). Outside a batch a change is written by
- * {@link #writeUnlessDeferred}. Loading and flushing such rows one by one (as Hibernate entities)
- * would be most of a consumer's CPU per message.
+ * {@link #writeUnlessDeferred}. For Hibernate entities, {@link LockedEntities} does the locking part.
  *
  * @param <K> the row key
  * @param <R> the row, a plain object

@@ -1,17 +1,31 @@
 package dev.orderflow.inventory.domain;
 
+import java.io.Serializable;
 import java.time.Instant;
-import java.util.List;
+import java.util.Objects;
 
-import javax.sql.DataSource;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.Table;
 
-import dev.orderflow.sql.BatchSql;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
- * One line of the ledger ({@code stock_movement}, unique per order, SKU and kind): what an order
- * deducted from or restored to one SKU.
+ * One line of the ledger ({@code stock_movement}): what an order deducted from or restored to one
+ * SKU. Identified by order, SKU and kind (the table's unique key); the table's auto-increment
+ * {@code id} is left unmapped, so that Hibernate sends a batch's movements as one JDBC batch.
  */
-public class StockMovement {
+@Entity
+@Table(name = "stock_movement")
+@IdClass(StockMovement.Key.class)
+public class StockMovement extends PanacheEntityBase {
 
     public enum Kind {
         /** Units taken by the order's create. */
@@ -20,34 +34,38 @@ public class StockMovement {
         RESTORE
     }
 
+    @Id
+    @Column(name = "order_id")
     public String orderId;
+
+    @Id
     public String sku;
+
+    @Id
+    @Enumerated(EnumType.STRING)
+    @JdbcTypeCode(SqlTypes.VARCHAR) // the column is a VARCHAR, not the MariaDB ENUM Hibernate would expect
     public Kind kind;
+
     public long quantity;
+
+    @Column(name = "created_at")
     public Instant createdAt;
 
-    /** Inserts {@code movements} with one statement, in the caller's transaction. */
-    public static void insert(DataSource dataSource, List<StockMovement> movements) {
-        BatchSql.insert(dataSource, "stock_movement", List.of("order_id", "sku", "kind", "quantity", "created_at"),
-                movements.stream().<List<?>> map(m -> List.of(m.orderId, m.sku, m.kind, m.quantity, m.createdAt))
-                        .toList());
-    }
+    /** The identifier: an order has at most one movement per SKU and kind. */
+    public static class Key implements Serializable {
+        public String orderId;
+        public String sku;
+        public Kind kind;
 
-    /**
-     * The order's movements of one kind, read with a lock: a locking read sees the latest committed
-     * rows, also when this transaction's snapshot predates the commit of the order's create (a
-     * create and cancel consumed at the same time, serialized by CancelBeforeCreateGuard).
-     */
-    public static List<StockMovement> ofOrder(DataSource dataSource, String orderId, Kind kind) {
-        return BatchSql.select(dataSource, "select order_id, sku, kind, quantity, created_at from stock_movement"
-                + " where order_id = ? and kind = ? order by sku for update", List.of(orderId, kind), row -> {
-                    StockMovement movement = new StockMovement();
-                    movement.orderId = row.getString("order_id");
-                    movement.sku = row.getString("sku");
-                    movement.kind = Kind.valueOf(row.getString("kind"));
-                    movement.quantity = row.getLong("quantity");
-                    movement.createdAt = BatchSql.instant(row, "created_at");
-                    return movement;
-                });
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && Objects.equals(orderId, key.orderId) && Objects.equals(sku, key.sku)
+                    && kind == key.kind;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(orderId, sku, kind);
+        }
     }
 }

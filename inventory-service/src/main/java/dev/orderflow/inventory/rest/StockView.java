@@ -6,6 +6,6 @@ import dev.orderflow.inventory.domain.Stock;
 public record StockView(String sku, long available) {
 
     static StockView of(Stock stock) {
-        return new StockView(stock.sku(), stock.available());
+        return new StockView(stock.sku, stock.available);
     }
 }

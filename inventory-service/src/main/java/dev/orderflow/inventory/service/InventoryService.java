@@ -10,38 +10,41 @@ import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import javax.sql.DataSource;
-
 import dev.orderflow.consumer.BusinessFailure;
-import dev.orderflow.consumer.ConsumeBatch;
-import dev.orderflow.consumer.CounterRows;
-import dev.orderflow.consumer.LockedRows;
+import dev.orderflow.consumer.LockedEntities;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.inventory.domain.Stock;
 import dev.orderflow.inventory.domain.StockMovement;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderItem;
-import dev.orderflow.sql.BatchSql;
 
 /**
- * Stock changes. {@link #deduct} and {@link #restore} run inside the consumer pipeline's
- * transaction (with the consume_record row and the result report), so each commits with its
- * record or not at all; {@link #setAvailable} is one statement of the REST API's.
+ * Stock changes. {@link #deduct} and {@link #restore} run inside the consumer pipeline's JTA
+ * transaction (with the consume_record row and the result report), so each commits with its record or
+ * not at all; Hibernate writes the changed stock rows and the new movements at the commit, each kind as
+ * one JDBC batch. {@link #setAvailable} is one upsert of the REST API's.
  */
 @ApplicationScoped
 public class InventoryService {
 
-    private static final CounterRows.Table STOCK_TABLE = new CounterRows.Table("stock", "sku", "available", false);
+    /** Stock rows are never created by an order: an unknown SKU stays missing. */
+    private static final LockedEntities.Table<Stock> STOCK = new LockedEntities.Table<>(Stock.class, "stock", "sku",
+            stock -> stock.sku,
+            payload -> payload instanceof OrderEvent event ? event.items().stream().map(OrderItem::sku).toList() : List.of(),
+            null);
 
     private final TransactionSynchronizationRegistry transactions;
-    private final DataSource dataSource;
+    private final EntityManager entityManager;
 
     @Inject
-    public InventoryService(TransactionSynchronizationRegistry transactions, DataSource dataSource) {
+    public InventoryService(TransactionSynchronizationRegistry transactions, EntityManager entityManager) {
         this.transactions = transactions;
-        this.dataSource = dataSource;
+        this.entityManager = entityManager;
     }
 
     /**
@@ -52,31 +55,30 @@ public class InventoryService {
      * @throws BusinessFailure when a SKU is unknown: the event can never apply (dead-lettered at once)
      */
     public Outcome deduct(OrderEvent create) {
-        LockedRows<String, CounterRows.Row> stock = lockedStock();
+        LockedEntities<Stock> stock = lockedStock();
         Map<String, Long> wanted = quantitiesBySku(create.items());
         stock.lock(wanted.keySet());
-        List<CounterRows.Row> rows = new ArrayList<>(wanted.size());
+        List<Stock> rows = new ArrayList<>(wanted.size());
         for (String sku : wanted.keySet()) {
-            CounterRows.Row row = stock.row(sku);
+            Stock row = stock.entity(sku);
             if (row == null) {
                 throw new BusinessFailure("unknown SKU " + sku + " in order " + create.orderId());
             }
             rows.add(row);
         }
-        for (CounterRows.Row row : rows) {
-            long quantity = wanted.get(row.key());
-            if (row.value() < quantity) {
-                return Outcome.rejected("insufficient stock for " + row.key() + ": " + quantity + " requested, "
-                        + row.value() + " available");
+        for (Stock row : rows) {
+            long quantity = wanted.get(row.sku);
+            if (row.available < quantity) {
+                return Outcome.rejected("insufficient stock for " + row.sku + ": " + quantity + " requested, "
+                        + row.available + " available");
             }
         }
         Instant now = now();
-        for (CounterRows.Row row : rows) {
-            long quantity = wanted.get(row.key());
-            CounterRows.add(stock, row, -quantity, now);
-            record(create.orderId(), row.key(), StockMovement.Kind.DEDUCT, quantity, now);
+        for (Stock row : rows) {
+            long quantity = wanted.get(row.sku);
+            row.add(-quantity, now);
+            record(create.orderId(), row.sku, StockMovement.Kind.DEDUCT, quantity, now);
         }
-        stock.writeUnlessDeferred();
         return Outcome.done();
     }
 
@@ -86,7 +88,7 @@ public class InventoryService {
      * cancel restores nothing.
      */
     public Outcome restore(OrderEvent cancel) {
-        LockedRows<String, CounterRows.Row> stock = lockedStock();
+        LockedEntities<Stock> stock = lockedStock();
         Map<String, StockMovement> deducted = new TreeMap<>();
         movementsOf(cancel.orderId(), StockMovement.Kind.DEDUCT).forEach(m -> deducted.put(m.sku, m));
         List<String> restored = movementsOf(cancel.orderId(), StockMovement.Kind.RESTORE).stream()
@@ -97,45 +99,46 @@ public class InventoryService {
             if (restored.contains(deduction.sku)) {
                 continue;
             }
-            CounterRows.Row row = stock.row(deduction.sku);
+            Stock row = stock.entity(deduction.sku);
             if (row == null) {
                 // The row was there when the units were deducted; only a manual delete removes it.
                 throw new BusinessFailure("SKU " + deduction.sku + " of order " + cancel.orderId()
                         + " no longer exists; cannot restore " + deduction.quantity + " units");
             }
-            CounterRows.add(stock, row, deduction.quantity, now);
+            row.add(deduction.quantity, now);
             record(cancel.orderId(), deduction.sku, StockMovement.Kind.RESTORE, deduction.quantity, now);
         }
-        stock.writeUnlessDeferred();
         return Outcome.done();
     }
 
     /**
-     * The stock rows the current transaction holds locked, read and written with plain JDBC. In a
-     * batch of the consumer pipeline the first call locks the rows of every line of every event in
-     * the batch at once, in SKU order, and the batch's changes are written in one statement at its
-     * end: two batches consumed at the same time take their rows one after the other, never
-     * crosswise (no deadlock).
+     * The stock rows the current transaction holds locked: in a batch of the consumer pipeline the
+     * first call locks the rows of every line of every event in the batch at once, in SKU order (see
+     * {@link LockedEntities}).
      */
-    private LockedRows<String, CounterRows.Row> lockedStock() {
-        return CounterRows.of(transactions, dataSource, STOCK_TABLE,
-                payload -> payload instanceof OrderEvent event ? event.items().stream().map(OrderItem::sku).toList()
-                        : List.of());
+    private LockedEntities<Stock> lockedStock() {
+        return LockedEntities.of(transactions, entityManager, STOCK);
     }
 
-    /** Sets the units available for {@code sku}, creating the SKU if needed (one upsert, auto-commit). */
+    /** Sets the units available for {@code sku}, creating the SKU if needed. */
+    @Transactional
     public Stock setAvailable(String sku, long available) {
-        Stock stock = new Stock(sku, available, now());
-        BatchSql.upsert(dataSource, STOCK_TABLE.name(), List.of("sku", "available", "updated_at"),
-                List.of(List.of(stock.sku(), stock.available(), stock.updatedAt())), List.of("sku"));
+        Instant now = now();
+        // Native: JPA has no upsert, and a find-then-persist of a new SKU races with another PUT of it.
+        entityManager.createNativeQuery("insert into stock (sku, available, updated_at) values (?1, ?2, ?3)"
+                + " on duplicate key update available = values(available), updated_at = values(updated_at)")
+                .setParameter(1, sku).setParameter(2, available).setParameter(3, now)
+                .executeUpdate();
+        Stock stock = new Stock();
+        stock.sku = sku;
+        stock.available = available;
+        stock.updatedAt = now;
         return stock;
     }
 
     /** The committed stock of {@code sku}. */
     public Optional<Stock> find(String sku) {
-        return BatchSql.select(dataSource, "select sku, available, updated_at from stock where sku = ?", List.of(sku),
-                row -> new Stock(row.getString("sku"), row.getLong("available"), BatchSql.instant(row, "updated_at")))
-                .stream().findFirst();
+        return Stock.findByIdOptional(sku);
     }
 
     private static Map<String, Long> quantitiesBySku(List<OrderItem> items) {
@@ -151,25 +154,18 @@ public class InventoryService {
         movement.kind = kind;
         movement.quantity = quantity;
         movement.createdAt = at;
-        Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
-        if (batch.isPresent()) {
-            // One multi-row INSERT at the batch's end instead of one INSERT per row.
-            pendingMovements(batch.get()).add(movement);
-        } else {
-            StockMovement.insert(dataSource, List.of(movement));
-        }
+        entityManager.persist(movement);
     }
 
-    /** The order's ledger rows of one kind: those committed (locking read) and those this batch has yet to write. */
+    /**
+     * The order's movements of one kind, read with a lock: a locking read sees the latest committed
+     * rows, also when this transaction's snapshot predates the commit of the order's create (a create
+     * and cancel consumed at the same time, serialized by CancelBeforeCreateGuard). The query first
+     * flushes the movements this transaction wrote, so it finds those too.
+     */
     private List<StockMovement> movementsOf(String orderId, StockMovement.Kind kind) {
-        List<StockMovement> movements = new ArrayList<>(StockMovement.ofOrder(dataSource, orderId, kind));
-        ConsumeBatch.current(transactions).ifPresent(batch -> pendingMovements(batch).stream()
-                .filter(m -> m.orderId.equals(orderId) && m.kind == kind).forEach(movements::add));
-        return movements;
-    }
-
-    private List<StockMovement> pendingMovements(ConsumeBatch batch) {
-        return batch.deferredRows(StockMovement.class, rows -> StockMovement.insert(dataSource, rows));
+        return StockMovement.<StockMovement> find("orderId = ?1 and kind = ?2 order by sku", orderId, kind)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list();
     }
 
     private static Instant now() {

@@ -1,19 +1,32 @@
 package dev.orderflow.points.domain;
 
+import java.io.Serializable;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
+import java.util.Objects;
 
-import javax.sql.DataSource;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.Table;
 
-import dev.orderflow.sql.BatchSql;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
- * One change of a balance, caused by one order event: a row of {@code points_ledger} (unique per
- * order and reason).
+ * One change of a balance, caused by one order event: a row of {@code points_ledger}. Identified
+ * by its order and reason (the table's unique key); the table's own auto-increment {@code id} is
+ * left unmapped, so that Hibernate knows every identifier before the INSERT and sends a batch's
+ * entries as one JDBC batch (a table-generated identifier would make it one round trip each).
  */
-public class PointsLedgerEntry {
+@Entity
+@Table(name = "points_ledger")
+@IdClass(PointsLedgerEntry.Key.class)
+public class PointsLedgerEntry extends PanacheEntityBase {
 
     public enum Reason {
         /** Points credited for an order's create. */
@@ -24,38 +37,48 @@ public class PointsLedgerEntry {
         ORDER_FAILURE_REVERSAL
     }
 
+    @Id
+    @Column(name = "order_id")
     public String orderId;
-    public String customerId;
+
+    @Id
+    @Enumerated(EnumType.STRING)
+    @JdbcTypeCode(SqlTypes.VARCHAR) // the column is a VARCHAR, not the MariaDB ENUM Hibernate would expect
     public Reason reason;
+
+    @Column(name = "customer_id")
+    public String customerId;
+
     /** Signed: positive for a credit, the negated credit for its reversal. */
     public long points;
+
+    @Column(name = "created_at")
     public Instant createdAt;
+
     /** Why, beyond the reason; for {@link Reason#ORDER_FAILURE_REVERSAL} the order's failure. Null otherwise. */
     public String note;
 
-    /** Inserts {@code entries} with one statement, in the caller's transaction. */
-    public static void insert(DataSource dataSource, List<PointsLedgerEntry> entries) {
-        BatchSql.insert(dataSource, "points_ledger",
-                List.of("order_id", "customer_id", "reason", "points", "created_at", "note"),
-                entries.stream().<List<?>> map(e -> Arrays.asList(e.orderId, e.customerId, e.reason, e.points,
-                        e.createdAt, e.note)).toList());
-    }
+    /** The identifier: an order has at most one entry per reason. */
+    public static class Key implements Serializable {
+        public String orderId;
+        public Reason reason;
 
-    /**
-     * The order's entry for {@code reason}, read with a lock so it sees the latest commit even from a
-     * transaction whose snapshot predates it (see CancelBeforeCreateGuard).
-     */
-    public static Optional<PointsLedgerEntry> of(DataSource dataSource, String orderId, Reason reason) {
-        return BatchSql.select(dataSource, "select order_id, customer_id, reason, points, created_at, note from points_ledger"
-                + " where order_id = ? and reason = ? for update", List.of(orderId, reason), row -> {
-                    PointsLedgerEntry entry = new PointsLedgerEntry();
-                    entry.orderId = row.getString("order_id");
-                    entry.customerId = row.getString("customer_id");
-                    entry.reason = Reason.valueOf(row.getString("reason"));
-                    entry.points = row.getLong("points");
-                    entry.createdAt = BatchSql.instant(row, "created_at");
-                    entry.note = row.getString("note");
-                    return entry;
-                }).stream().findFirst();
+        public Key() {
+        }
+
+        public Key(String orderId, Reason reason) {
+            this.orderId = orderId;
+            this.reason = reason;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && Objects.equals(orderId, key.orderId) && reason == key.reason;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(orderId, reason);
+        }
     }
 }

@@ -9,39 +9,40 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.Query;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import javax.sql.DataSource;
-
-import dev.orderflow.consumer.ConsumeBatch;
-import dev.orderflow.consumer.CounterRows;
-import dev.orderflow.consumer.LockedRows;
+import dev.orderflow.consumer.LockedEntities;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.points.config.PointsConfig;
+import dev.orderflow.points.domain.PointsAccount;
 import dev.orderflow.points.domain.PointsLedgerEntry;
-import dev.orderflow.sql.BatchSql;
 
 /**
- * Points changes. {@link #credit} and {@link #reverse} (of a cancel or a fail) run inside the consumer pipeline's
- * transaction (with the consume_record row and the result report).
+ * Points changes. {@link #credit} and {@link #reverse} (of a cancel or a fail) run inside the consumer
+ * pipeline's JTA transaction (with the consume_record row and the result report); Hibernate writes the
+ * changed accounts and the new ledger entries at its commit, each kind as one JDBC batch.
  */
 @ApplicationScoped
 public class PointsService {
 
-    /** Accounts are created at 0 when first locked: a customer's first order opens it. */
-    private static final CounterRows.Table ACCOUNT_TABLE = new CounterRows.Table("points_account", "customer_id",
-            "balance", true);
+    private static final LockedEntities.Table<PointsAccount> ACCOUNTS = new LockedEntities.Table<>(PointsAccount.class,
+            "points_account", "customer_id", account -> account.customerId,
+            payload -> payload instanceof OrderEvent event ? List.of(event.customerId()) : List.of(),
+            PointsService::createAccounts);
 
-    private final DataSource dataSource;
+    private final EntityManager entityManager;
     private final TransactionSynchronizationRegistry transactions;
     private final BigDecimal rate;
 
     @Inject
-    public PointsService(DataSource dataSource, TransactionSynchronizationRegistry transactions,
+    public PointsService(EntityManager entityManager, TransactionSynchronizationRegistry transactions,
             PointsConfig config) {
-        this.dataSource = dataSource;
+        this.entityManager = entityManager;
         this.transactions = transactions;
         this.rate = config.rate();
         if (rate.signum() < 0) {
@@ -57,10 +58,8 @@ public class PointsService {
     /** Credits the create's points to its customer (opening the account on the first order). */
     public Outcome credit(OrderEvent create) {
         long points = pointsFor(create.amount());
-        LockedRows<String, CounterRows.Row> accounts = lockedAccounts();
         Instant now = now();
-        CounterRows.add(accounts, accounts.row(create.customerId()), points, now);
-        accounts.writeUnlessDeferred();
+        lockedAccount(create.customerId()).add(points, now);
         record(create.orderId(), create.customerId(), PointsLedgerEntry.Reason.ORDER_CREDIT, points, now, null);
         return Outcome.done();
     }
@@ -78,10 +77,8 @@ public class PointsService {
                 || entryOf(orderId, PointsLedgerEntry.Reason.ORDER_FAILURE_REVERSAL).isPresent()) {
             return Outcome.done();
         }
-        LockedRows<String, CounterRows.Row> accounts = lockedAccounts();
         Instant now = now();
-        CounterRows.add(accounts, accounts.row(credit.get().customerId), -credit.get().points, now);
-        accounts.writeUnlessDeferred();
+        lockedAccount(credit.get().customerId).add(-credit.get().points, now);
         OrderFailure failure = cancelOrFail.failure();
         record(orderId, credit.get().customerId, failure == null ? PointsLedgerEntry.Reason.ORDER_REVERSAL
                 : PointsLedgerEntry.Reason.ORDER_FAILURE_REVERSAL, -credit.get().points, now,
@@ -91,49 +88,52 @@ public class PointsService {
 
     /** The customer's balance; 0 for a customer never credited (no account yet). */
     public long balance(String customerId) {
-        return BatchSql.select(dataSource, "select balance from " + ACCOUNT_TABLE.name() + " where customer_id = ?",
-                List.of(customerId), row -> row.getLong(1)).stream().findFirst().orElse(0L);
+        return PointsAccount.<PointsAccount> findByIdOptional(customerId).map(account -> account.balance).orElse(0L);
     }
 
     /**
-     * Creates the account if missing and locks it (two first orders of one customer cannot both
-     * insert it), read and written with plain JDBC. In a batch of the consumer pipeline the first
-     * call creates and locks the accounts of every customer in the batch at once, in customer-id
-     * order, so two batches consumed at the same time take them one after the other, never
-     * crosswise; the batch's balance changes are written in one statement at its end.
+     * The customer's account, locked by this transaction (created at 0 if missing). The first call of a
+     * transaction locks the accounts of every customer of the pipeline's batch at once (see
+     * {@link LockedEntities}).
      */
-    private LockedRows<String, CounterRows.Row> lockedAccounts() {
-        return CounterRows.of(transactions, dataSource, ACCOUNT_TABLE,
-                payload -> payload instanceof OrderEvent event ? List.of(event.customerId()) : List.of());
+    private PointsAccount lockedAccount(String customerId) {
+        return LockedEntities.of(transactions, entityManager, ACCOUNTS).entity(customerId);
+    }
+
+    /** Creates the missing accounts at 0; inserting or touching a row takes its lock. Native: JPA has no upsert. */
+    private static void createAccounts(EntityManager entityManager, List<String> customers) {
+        StringBuilder rows = new StringBuilder();
+        for (int i = 1; i <= customers.size(); i++) {
+            rows.append(i == 1 ? "" : ", ").append("(?").append(i).append(", 0, ?").append(customers.size() + 1).append(')');
+        }
+        Query create = entityManager.createNativeQuery("insert into points_account (customer_id, balance, updated_at)"
+                + " values " + rows + " on duplicate key update customer_id = customer_id");
+        for (int i = 1; i <= customers.size(); i++) {
+            create.setParameter(i, customers.get(i - 1));
+        }
+        create.setParameter(customers.size() + 1, now()).executeUpdate();
     }
 
     private void record(String orderId, String customerId, PointsLedgerEntry.Reason reason, long points, Instant at,
             String note) {
         PointsLedgerEntry entry = new PointsLedgerEntry();
-        entry.note = note;
         entry.orderId = orderId;
-        entry.customerId = customerId;
         entry.reason = reason;
+        entry.customerId = customerId;
         entry.points = points;
         entry.createdAt = at;
-        Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
-        if (batch.isPresent()) {
-            // One multi-row INSERT at the batch's end instead of one INSERT per entry.
-            pendingEntries(batch.get()).add(entry);
-        } else {
-            PointsLedgerEntry.insert(dataSource, List.of(entry));
-        }
+        entry.note = note;
+        entityManager.persist(entry);
     }
 
-    /** The order's entry for {@code reason}: committed (locking read) or still to be written by this batch. */
+    /**
+     * The order's entry for {@code reason}, read with a lock so that it sees the latest commit even from a
+     * transaction whose snapshot predates it (see CancelBeforeCreateGuard). The query first flushes the
+     * entries this transaction wrote, so it finds those too.
+     */
     private Optional<PointsLedgerEntry> entryOf(String orderId, PointsLedgerEntry.Reason reason) {
-        Optional<PointsLedgerEntry> pending = ConsumeBatch.current(transactions).flatMap(batch -> pendingEntries(batch)
-                .stream().filter(e -> e.orderId.equals(orderId) && e.reason == reason).findFirst());
-        return pending.isPresent() ? pending : PointsLedgerEntry.of(dataSource, orderId, reason);
-    }
-
-    private List<PointsLedgerEntry> pendingEntries(ConsumeBatch batch) {
-        return batch.deferredRows(PointsLedgerEntry.class, rows -> PointsLedgerEntry.insert(dataSource, rows));
+        return PointsLedgerEntry.<PointsLedgerEntry> find("orderId = ?1 and reason = ?2", orderId, reason)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional();
     }
 
     private static Instant now() {

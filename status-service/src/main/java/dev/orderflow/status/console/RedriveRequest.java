@@ -1,17 +1,28 @@
 package dev.orderflow.status.console;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.List;
 
-import javax.sql.DataSource;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
 
-import dev.orderflow.sql.BatchSql;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 
-/** A re-drive of one dead letter, or the abandon of its order (table {@code console_redrive_request}). */
-public class RedriveRequest {
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+/**
+ * A re-drive of one dead letter, or the abandon of its order (table {@code console_redrive_request}).
+ * Only a decision or a send changes it after it was requested.
+ */
+@Entity
+@Table(name = "console_redrive_request")
+public class RedriveRequest extends PanacheEntityBase {
 
     /** What the request asks for. */
     public enum RequestAction {
@@ -21,80 +32,57 @@ public class RedriveRequest {
         ABANDON
     }
 
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
+    @Enumerated(EnumType.STRING)
+    @JdbcTypeCode(SqlTypes.VARCHAR)
     public RequestAction action = RequestAction.REDRIVE;
 
     public String consumer;
 
+    @Column(name = "consumer_group")
     public String consumerGroup;
 
+    @Column(name = "dlq_message_id")
     public String dlqMessageId;
 
+    @Column(name = "message_key")
     public String messageKey;
 
+    @Enumerated(EnumType.STRING)
+    @JdbcTypeCode(SqlTypes.VARCHAR)
     public RedriveStatus status;
 
+    @Column(name = "requested_by")
     public String requestedBy;
 
+    @Column(name = "requested_at")
     public Instant requestedAt;
 
     public String comment;
 
+    @Column(name = "original_body", columnDefinition = "mediumtext")
     public String originalBody;
 
     /** Null: the original body is sent. */
+    @Column(name = "corrected_body", columnDefinition = "mediumtext")
     public String correctedBody;
 
+    @Column(name = "decided_by")
     public String decidedBy;
 
+    @Column(name = "decided_at")
     public Instant decidedAt;
 
+    @Column(name = "sent_message_id")
     public String sentMessageId;
 
+    @Column(name = "sent_at")
     public Instant sentAt;
 
     public String failure;
-
-    static final String TABLE = "console_redrive_request";
-
-    /** Inserts the new request (in the caller's transaction) and sets its {@link #id}. */
-    void insert(DataSource dataSource) {
-        id = BatchSql.insertReturningIds(dataSource, TABLE, List.of("action", "consumer", "consumer_group",
-                "dlq_message_id", "message_key", "status", "requested_by", "requested_at", "comment", "original_body",
-                "corrected_body"), List.of(Arrays.asList(action, consumer, consumerGroup, dlqMessageId, messageKey,
-                        status, requestedBy, requestedAt, comment, originalBody, correctedBody)), "id").get(0);
-    }
-
-    /** Writes what a decision or a send changes (the rest never changes after {@link #insert}). */
-    void updateDecision(DataSource dataSource) {
-        BatchSql.update(dataSource, "update " + TABLE + " set status = ?, decided_by = ?, decided_at = ?,"
-                + " sent_message_id = ?, sent_at = ?, failure = ? where id = ?",
-                Arrays.asList(status, decidedBy, decidedAt, sentMessageId, sentAt, failure, id));
-    }
-
-    /** The request row {@code row} is on (every column selected). */
-    static RedriveRequest read(ResultSet row) throws SQLException {
-        RedriveRequest request = new RedriveRequest();
-        request.id = row.getLong("id");
-        request.action = RequestAction.valueOf(row.getString("action"));
-        request.consumer = row.getString("consumer");
-        request.consumerGroup = row.getString("consumer_group");
-        request.dlqMessageId = row.getString("dlq_message_id");
-        request.messageKey = row.getString("message_key");
-        request.status = RedriveStatus.valueOf(row.getString("status"));
-        request.requestedBy = row.getString("requested_by");
-        request.requestedAt = BatchSql.instant(row, "requested_at");
-        request.comment = row.getString("comment");
-        request.originalBody = row.getString("original_body");
-        request.correctedBody = row.getString("corrected_body");
-        request.decidedBy = row.getString("decided_by");
-        request.decidedAt = BatchSql.instant(row, "decided_at");
-        request.sentMessageId = row.getString("sent_message_id");
-        request.sentAt = BatchSql.instant(row, "sent_at");
-        request.failure = row.getString("failure");
-        return request;
-    }
 
     /** The body that is (or was) sent. */
     public String bodyToSend() {

@@ -7,9 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
-
-import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
@@ -21,12 +20,14 @@ import dev.orderflow.rest.problem.ProblemException;
 import dev.orderflow.rocketmq.DeadLetter;
 import dev.orderflow.rocketmq.RocketMQAdmin;
 import dev.orderflow.rocketmq.RocketMQAdminException;
-import dev.orderflow.sql.BatchSql;
 import dev.orderflow.status.domain.Failure;
 import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.service.OrderStatusNotFoundException;
 import dev.orderflow.status.service.StatusQueries;
 import dev.orderflow.status.service.StatusRecorder;
+import io.quarkus.hibernate.orm.panache.PanacheQuery;
+import io.quarkus.panache.common.Page;
+import io.quarkus.panache.common.Sort;
 
 /**
  * Re-drives of dead letters: request, approval by a second person where the consumer needs it
@@ -49,16 +50,14 @@ public class RedriveService {
     private static final Logger LOG = Logger.getLogger(RedriveService.class);
     private static final int FAILURE_TEXT_MAX = 1000;
 
-    private final DataSource dataSource;
     private final DeadLetterQueues queues;
     private final RocketMQAdmin admin;
     private final ConsoleConfig config;
     private final StatusQueries statuses;
     private final StatusRecorder recorder;
 
-    RedriveService(DataSource dataSource, DeadLetterQueues queues, RocketMQAdmin admin, ConsoleConfig config,
+    RedriveService(DeadLetterQueues queues, RocketMQAdmin admin, ConsoleConfig config,
             StatusQueries statuses, StatusRecorder recorder) {
-        this.dataSource = dataSource;
         this.queues = queues;
         this.admin = admin;
         this.config = config;
@@ -87,11 +86,10 @@ public class RedriveService {
             RedriveRequest request = newRequest(RedriveRequest.RequestAction.REDRIVE, consumer, group, letter, actor,
                     input.comment());
             request.correctedBody = input.correctedBody();
-            request.insert(dataSource);
+            request.persist();
             audit(request, AuditEntry.Action.REQUEST, actor, input.comment());
             if (!config.approvalRequiredFor(consumer)) {
                 send(request, letter, actor);
-                request.updateDecision(dataSource);
             }
             created.add(RedriveRequestView.of(request));
         }
@@ -130,7 +128,7 @@ public class RedriveService {
         refuseIfOpen(consumer, id);
         RedriveRequest request = newRequest(RedriveRequest.RequestAction.ABANDON, consumer, group, letter, actor,
                 input.comment());
-        request.insert(dataSource);
+        request.persist();
         audit(request, AuditEntry.Action.REQUEST, actor, "abandon order " + orderId + ": " + input.comment());
         return RedriveRequestView.of(request);
     }
@@ -153,7 +151,6 @@ public class RedriveService {
         audit(request, AuditEntry.Action.APPROVE, actor, null);
         if (request.action == RedriveRequest.RequestAction.ABANDON) {
             abandon(request, actor);
-            request.updateDecision(dataSource);
             return RedriveRequestView.of(request);
         }
         DeadLetter letter = queues.find(request.consumer, List.of(request.dlqMessageId)).get(request.dlqMessageId);
@@ -163,7 +160,6 @@ public class RedriveService {
         } else {
             send(request, letter, actor);
         }
-        request.updateDecision(dataSource);
         return RedriveRequestView.of(request);
     }
 
@@ -177,28 +173,22 @@ public class RedriveService {
         request.decidedBy = actor;
         request.decidedAt = Instant.now();
         audit(request, AuditEntry.Action.REJECT, actor, comment);
-        request.updateDecision(dataSource);
         return RedriveRequestView.of(request);
     }
 
     /** Newest first; all statuses when {@code status} is null. */
     @Transactional
     public List<RedriveRequestView> list(RedriveStatus status, int limit) {
-        List<Object> parameters = new ArrayList<>(2);
-        if (status != null) {
-            parameters.add(status);
-        }
-        parameters.add(limit);
-        return BatchSql.select(dataSource, "select * from " + RedriveRequest.TABLE
-                + (status == null ? "" : " where status = ?") + " order by id desc limit ?", parameters,
-                RedriveRequest::read).stream().map(RedriveRequestView::of).toList();
+        PanacheQuery<RedriveRequest> requests = status == null ? RedriveRequest.findAll(Sort.descending("id"))
+                : RedriveRequest.find("status", Sort.descending("id"), status);
+        return requests.page(Page.ofSize(limit)).stream().map(RedriveRequestView::of).toList();
     }
 
     /** The latest audit rows, newest first. */
     @Transactional
     public List<AuditEntryView> audit(int limit) {
-        return BatchSql.select(dataSource, "select * from " + AuditEntry.TABLE + " order by id desc limit ?",
-                List.of(limit), AuditEntry::read).stream().map(AuditEntryView::of).toList();
+        return AuditEntry.<AuditEntry> findAll(Sort.descending("id")).page(Page.ofSize(limit)).stream()
+                .map(AuditEntryView::of).toList();
     }
 
     private List<String> validate(RedriveRequestInput input) {
@@ -224,21 +214,17 @@ public class RedriveService {
     }
 
     private void refuseIfOpen(String consumer, String dlqMessageId) {
-        List<RedriveRequest> open = BatchSql.select(dataSource, "select * from " + RedriveRequest.TABLE
-                + " where consumer = ? and dlq_message_id = ? and status in (?, ?, ?) order by id limit 1",
-                List.of(consumer, dlqMessageId, RedriveStatus.PENDING_APPROVAL, RedriveStatus.SENT,
-                        RedriveStatus.ABANDONED), RedriveRequest::read);
-        if (!open.isEmpty()) {
-            RedriveRequest existing = open.get(0);
+        RedriveRequest existing = RedriveRequest.<RedriveRequest> find("consumer = ?1 and dlqMessageId = ?2 and status in ?3",
+                Sort.by("id"), consumer, dlqMessageId,
+                List.of(RedriveStatus.PENDING_APPROVAL, RedriveStatus.SENT, RedriveStatus.ABANDONED)).firstResult();
+        if (existing != null) {
             throw conflict("DLQ entry " + dlqMessageId + " already has re-drive request " + existing.id + " ("
                     + existing.status + ")");
         }
     }
 
     private RedriveRequest pending(long requestId) {
-        List<RedriveRequest> found = BatchSql.select(dataSource, "select * from " + RedriveRequest.TABLE
-                + " where id = ? for update", List.of(requestId), RedriveRequest::read);
-        RedriveRequest request = found.isEmpty() ? null : found.get(0);
+        RedriveRequest request = RedriveRequest.findById(requestId, LockModeType.PESSIMISTIC_WRITE);
         if (request == null) {
             throw ProblemException.notFound("redrive-request-not-found", "no re-drive request " + requestId);
         }
@@ -337,7 +323,7 @@ public class RedriveService {
         entry.afterBody = request.bodyToSend();
         entry.outcome = request.status;
         entry.detail = truncate(detail);
-        entry.insert(dataSource);
+        entry.persist();
     }
 
     private static ProblemException conflict(String detail) {

@@ -11,34 +11,36 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.TypedQuery;
 import jakarta.transaction.Transactional;
 
-import javax.sql.DataSource;
-
 import dev.orderflow.order.events.OrderEventType;
-import dev.orderflow.sql.BatchSql;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
 import dev.orderflow.status.domain.ConsumerState;
 import dev.orderflow.status.domain.OrderConsumeStatus;
 import dev.orderflow.status.domain.OrderState;
 import dev.orderflow.status.domain.StateRules;
+import io.quarkus.hibernate.orm.panache.PanacheQuery;
+import io.quarkus.panache.common.Sort;
 
 /**
- * Read side of the status tables: what the API shows. Short read-only transactions (a page and its
- * count, or statuses and their outcomes, come from one snapshot).
+ * Read side of the status tables, through Hibernate: what the API shows. Short read-only transactions
+ * (a page and its count, or statuses and their outcomes, come from one snapshot).
  */
 @ApplicationScoped
 public class StatusQueries {
 
-    private static final String OPENED_STATUSES = " from " + OrderConsumeStatus.TABLE + " s where s.created_at is not null";
+    /** Orders whose create arrived: only those are shown. */
+    private static final String OPENED = "createdAt is not null";
 
-    private final DataSource dataSource;
+    private final EntityManager entityManager;
     private final StatusServiceConfig config;
 
     @Inject
-    public StatusQueries(DataSource dataSource, StatusServiceConfig config) {
-        this.dataSource = dataSource;
+    public StatusQueries(EntityManager entityManager, StatusServiceConfig config) {
+        this.entityManager = entityManager;
         this.config = config;
     }
 
@@ -49,13 +51,11 @@ public class StatusQueries {
     }
 
     private OrderConsumeStatus opened(String orderId) {
-        List<OrderConsumeStatus> found = BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS
-                + " from " + OrderConsumeStatus.TABLE + " s where s.order_id = ?", List.of(orderId),
-                OrderConsumeStatus::read);
-        if (found.isEmpty() || !found.get(0).opened()) {
-            throw new OrderStatusNotFoundException(orderId, !found.isEmpty());
+        OrderConsumeStatus found = OrderConsumeStatus.findById(orderId);
+        if (found == null || !found.opened()) {
+            throw new OrderStatusNotFoundException(orderId, found != null);
         }
-        return found.get(0);
+        return found;
     }
 
     /**
@@ -98,43 +98,35 @@ public class StatusQueries {
     /** Opened orders in {@code state}, newest created first. */
     @Transactional
     public StatusPage list(OrderState state, int page, int size) {
-        long total = BatchSql.select(dataSource, "select count(*)" + OPENED_STATUSES + " and s.state = ?",
-                List.of(state), row -> row.getLong(1)).get(0);
-        List<OrderConsumeStatus> rows = BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS
-                + OPENED_STATUSES + " and s.state = ? order by s.created_at desc, s.order_id desc limit ? offset ?",
-                List.of(state, size, (long) page * size), OrderConsumeStatus::read);
-        return new StatusPage(state, page, size, total, views(rows));
+        PanacheQuery<OrderConsumeStatus> query = OrderConsumeStatus.find(OPENED + " and state = ?1",
+                Sort.descending("createdAt", "orderId"), state);
+        return new StatusPage(state, page, size, query.count(), views(query.page(page, size).list()));
     }
 
     /** Counts per state and the latency percentiles of recent completions. */
     @Transactional
     public StatusSummary summary() {
-        Map<OrderState, Long> counts = new EnumMap<>(OrderState.class);
-        for (OrderState state : OrderState.values()) {
-            counts.put(state, 0L);
-        }
-        BatchSql.select(dataSource, "select s.state, count(*)" + OPENED_STATUSES + " group by s.state", List.of(),
-                row -> counts.put(OrderState.valueOf(row.getString(1)), row.getLong(2)));
-        long awaitingCreate = BatchSql.select(dataSource, "select count(*) from " + OrderConsumeStatus.TABLE
-                + " where created_at is null", List.of(), row -> row.getLong(1)).get(0);
+        Map<OrderState, Long> counts = countsByState(OPENED, Map.of());
+        long awaitingCreate = OrderConsumeStatus.count("createdAt is null");
         List<String> required = config.requiredConsumers();
         // FAILED orders with fewer DONE compensations (outcomes of their fail event) than required consumers.
-        List<Object> pendingParameters = new ArrayList<>(List.of(OrderState.FAILED, OrderEventType.FAIL.tag(),
-                ConsumerState.DONE));
-        pendingParameters.addAll(required);
-        pendingParameters.add(required.size());
-        long compensationsPending = BatchSql.select(dataSource, "select count(*)" + OPENED_STATUSES
-                + " and s.state = ? and (select count(*) from " + ConsumerOutcome.TABLE + " o where o.order_id = s.order_id"
-                + " and o.event_type = ? and o.outcome = ? and o.consumer in (" + BatchSql.parameters(required.size())
-                + ")) < ?", pendingParameters, row -> row.getLong(1)).get(0);
+        long compensationsPending = entityManager.createQuery("select count(s) from OrderConsumeStatus s"
+                + " where s.createdAt is not null and s.state = :failed and (select count(o) from ConsumerOutcome o"
+                + " where o.orderId = s.orderId and o.eventType = :fail and o.outcome = :done and o.consumer in :required)"
+                + " < :requiredCount", Long.class)
+                .setParameter("failed", OrderState.FAILED).setParameter("fail", OrderEventType.FAIL.tag())
+                .setParameter("done", ConsumerState.DONE).setParameter("required", required)
+                .setParameter("requiredCount", (long) required.size())
+                .getSingleResult();
 
         Duration window = config.summary().latencyWindow();
-        long[] millis = BatchSql.select(dataSource, "select s.created_at, s.completed_at from " + OrderConsumeStatus.TABLE
-                + " s where s.completed_at >= ? order by s.completed_at desc limit ?",
-                List.of(Instant.now().minus(window), config.summary().latencyMaxSamples()),
-                row -> Math.max(0, Duration.between(BatchSql.instant(row, "created_at"),
-                        BatchSql.instant(row, "completed_at")).toMillis()))
-                .stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] millis = entityManager.createQuery("select s.createdAt, s.completedAt from OrderConsumeStatus s"
+                + " where s.completedAt >= :since order by s.completedAt desc", Object[].class)
+                .setParameter("since", Instant.now().minus(window))
+                .setMaxResults(config.summary().latencyMaxSamples())
+                .getResultStream()
+                .mapToLong(row -> Math.max(0, Duration.between((Instant) row[0], (Instant) row[1]).toMillis()))
+                .sorted().toArray();
         return new StatusSummary(counts, awaitingCreate, compensationsPending, new StatusSummary.Latency(window,
                 millis.length,
                 percentile(millis, 50), percentile(millis, 90), percentile(millis, 99),
@@ -150,15 +142,8 @@ public class StatusQueries {
         List<StatusWindow> result = new ArrayList<>();
         for (Duration window : windows) {
             Instant since = now.minus(window);
-            Map<OrderState, Long> counts = new EnumMap<>(OrderState.class);
-            for (OrderState state : OrderState.values()) {
-                counts.put(state, 0L);
-            }
-            BatchSql.select(dataSource, "select s.state, count(*)" + OPENED_STATUSES
-                    + " and s.created_at >= ? group by s.state", List.of(since),
-                    row -> counts.put(OrderState.valueOf(row.getString(1)), row.getLong(2)));
-            long completed = BatchSql.select(dataSource, "select count(*) from " + OrderConsumeStatus.TABLE
-                    + " s where s.completed_at >= ?", List.of(since), row -> row.getLong(1)).get(0);
+            Map<OrderState, Long> counts = countsByState(OPENED + " and createdAt >= :since", Map.of("since", since));
+            long completed = OrderConsumeStatus.count("completedAt >= ?1", since);
             result.add(new StatusWindow(window, since, counts, completed));
         }
         return result;
@@ -171,12 +156,24 @@ public class StatusQueries {
         if (orderIds.isEmpty()) {
             return settled;
         }
-        List<Object> parameters = new ArrayList<>(orderIds);
-        parameters.add(OrderState.PENDING);
-        BatchSql.select(dataSource, "select s.order_id, s.state" + OPENED_STATUSES + " and s.order_id in ("
-                + BatchSql.parameters(orderIds.size()) + ") and s.state <> ?", parameters,
-                row -> settled.put(row.getString(1), OrderState.valueOf(row.getString(2))));
+        entityManager.createQuery("select orderId, state from OrderConsumeStatus where " + OPENED
+                + " and orderId in :ids and state <> :pending", Object[].class)
+                .setParameter("ids", orderIds).setParameter("pending", OrderState.PENDING)
+                .getResultStream().forEach(row -> settled.put((String) row[0], (OrderState) row[1]));
         return settled;
+    }
+
+    /** The orders matching {@code where} per state, every state present. */
+    private Map<OrderState, Long> countsByState(String where, Map<String, Object> parameters) {
+        Map<OrderState, Long> counts = new EnumMap<>(OrderState.class);
+        for (OrderState state : OrderState.values()) {
+            counts.put(state, 0L);
+        }
+        TypedQuery<Object[]> query = entityManager.createQuery("select state, count(*) from OrderConsumeStatus where "
+                + where + " group by state", Object[].class);
+        parameters.forEach(query::setParameter);
+        query.getResultStream().forEach(row -> counts.put((OrderState) row[0], (Long) row[1]));
+        return counts;
     }
 
     /** Nearest-rank percentile of sorted values; null when there are none. */
@@ -207,12 +204,8 @@ public class StatusQueries {
     /** The outcomes of each of {@code orderIds} that has any. */
     private Map<String, List<ConsumerOutcome>> outcomes(List<String> orderIds) {
         Map<String, List<ConsumerOutcome>> outcomesByOrder = new HashMap<>();
-        BatchSql.select(dataSource, "select o.order_id, " + ConsumerOutcome.SELECT_COLUMNS + " from "
-                + ConsumerOutcome.TABLE + " o where o.order_id in (" + BatchSql.parameters(orderIds.size()) + ")",
-                orderIds, row -> {
-                    ConsumerOutcome outcome = ConsumerOutcome.read(row.getString("order_id"), row);
-                    return outcomesByOrder.computeIfAbsent(outcome.orderId, id -> new ArrayList<>()).add(outcome);
-                });
+        ConsumerOutcome.<ConsumerOutcome> stream("orderId in ?1", orderIds)
+                .forEach(outcome -> outcomesByOrder.computeIfAbsent(outcome.orderId, id -> new ArrayList<>()).add(outcome));
         return outcomesByOrder;
     }
 }
