@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
+import org.hibernate.SessionFactory;
+import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
@@ -53,6 +56,9 @@ class PointsTest {
 
     @Inject
     OrderEventsConsumer consumer;
+
+    @Inject
+    SessionFactory sessionFactory;
 
     @Inject
     MeterRegistry metrics;
@@ -318,5 +324,31 @@ class PointsTest {
         assertThat(ledger(cancelled, "ORDER_CREDIT")).isEqualTo(1);
         assertThat(ledger(cancelled, "ORDER_REVERSAL")).isEqualTo(1);
         assertThat(outcome(cancel(cancelled))).isEqualTo("DONE");
+    }
+    /**
+     * A batch of creates for as many new customers is written by Hibernate as JDBC batches: the accounts'
+     * upsert and locking read, one prepared INSERT for every ledger entry and one prepared UPDATE for every
+     * account (a statement per row would prepare one each).
+     */
+    @Test
+    void aBatchOfCreditsIsWrittenAsJdbcBatches() throws Exception {
+        List<OrderEvent> creates = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            creates.add(create(newCustomer(), "10.00", 1));
+        }
+        Deliveries.Delivered delivered = Deliveries.batchOf(creates, OrderMessaging.POINTS_GROUP);
+        Statistics statistics = sessionFactory.getStatistics();
+        statistics.clear();
+
+        consumer.onOrderEvent(delivered.batch()).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        long inserted = statistics.getEntityInsertCount();
+        long updated = statistics.getEntityUpdateCount();
+        long prepared = statistics.getPrepareStatementCount();
+
+        assertThat(delivered.acks()).isEqualTo(1);
+        creates.forEach(create -> assertThat(balance(create.customerId())).isEqualTo(10));
+        assertThat(inserted).isEqualTo(20);
+        assertThat(updated).isEqualTo(20);
+        assertThat(prepared).as("statements prepared for 40 rows").isLessThanOrEqualTo(4);
     }
 }
