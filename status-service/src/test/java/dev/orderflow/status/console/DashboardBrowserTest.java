@@ -9,15 +9,14 @@ import static dev.orderflow.status.console.ConsoleClient.awaitEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -43,24 +42,18 @@ class DashboardBrowserTest {
 
     private static final Duration UI = Duration.ofSeconds(20);
 
-    private static HeadlessChromium chromium;
+    @RegisterExtension
+    static final HeadlessChromium CHROMIUM = new HeadlessChromium();
+
     private static WebDriver browser;
 
     @TestHTTPResource("/dashboard/")
     URL dashboard;
 
     @BeforeAll
-    static void startBrowser() throws IOException {
+    static void openTheBrowser() {
         ConsumeRecordTables.ensure();
-        chromium = HeadlessChromium.start();
-        browser = chromium.driver();
-    }
-
-    @AfterAll
-    static void stopBrowser() throws IOException {
-        if (chromium != null) {
-            chromium.close();
-        }
+        browser = CHROMIUM.driver();
     }
 
     @Test

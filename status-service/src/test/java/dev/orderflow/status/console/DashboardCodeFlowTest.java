@@ -16,7 +16,6 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.io.IOException;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -25,10 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.WebDriver;
@@ -94,7 +93,9 @@ class DashboardCodeFlowTest {
     private static final Map<String, Set<String>> PEOPLE = Map.of(VIEWER, Set.of("viewer"),
             OPERATOR, Set.of("viewer", "operator"));
 
-    private static HeadlessChromium chromium;
+    @RegisterExtension
+    static final HeadlessChromium CHROMIUM = new HeadlessChromium();
+
     private static WebDriver browser;
     private static boolean stubbed;
 
@@ -105,17 +106,9 @@ class DashboardCodeFlowTest {
     URL dashboard;
 
     @BeforeAll
-    static void startBrowser() throws IOException {
+    static void openTheBrowser() {
         ConsumeRecordTables.ensure();
-        chromium = HeadlessChromium.start();
-        browser = chromium.driver();
-    }
-
-    @AfterAll
-    static void stopBrowser() throws IOException {
-        if (chromium != null) {
-            chromium.close();
-        }
+        browser = CHROMIUM.driver();
     }
 
     @BeforeEach

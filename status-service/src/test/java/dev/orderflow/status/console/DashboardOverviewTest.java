@@ -15,10 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -55,7 +55,9 @@ class DashboardOverviewTest {
     private static final List<String> STATES = List.of("PENDING", "ATTENTION", "FAILED", "COMPLETED", "CANCELLED");
     private static final List<String> CONSUMERS = List.of("inventory", "sms", "points");
 
-    private static HeadlessChromium chromium;
+    @RegisterExtension
+    static final HeadlessChromium CHROMIUM = new HeadlessChromium();
+
     private static WebDriver browser;
     private static Mix mix;
 
@@ -70,17 +72,9 @@ class DashboardOverviewTest {
     }
 
     @BeforeAll
-    static void startBrowser() throws IOException {
+    static void openTheBrowser() {
         ConsumeRecordTables.ensure();
-        chromium = HeadlessChromium.start();
-        browser = chromium.driver();
-    }
-
-    @AfterAll
-    static void stopBrowser() throws IOException {
-        if (chromium != null) {
-            chromium.close();
-        }
+        browser = CHROMIUM.driver();
     }
 
     @BeforeEach
