@@ -3,12 +3,12 @@ package dev.orderflow.rocketmq.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
@@ -38,6 +38,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.function.ThrowingSupplier;
@@ -50,6 +52,10 @@ import org.junit.jupiter.api.function.ThrowingSupplier;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EmbeddedRocketMQAccessControlTest {
+
+    /** How long the broker gets to deliver or catch up, asked every 100 ms. */
+    private static final ConditionFactory WITHIN_30_S = Awaitility.await().atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(100));
 
     private static final String ORDERS = "acl_orders";
     private static final String GROUP = "acl_inventory";
@@ -135,7 +141,7 @@ class EmbeddedRocketMQAccessControlTest {
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         consumer.start();
-        await("the consumer user receives the message", () -> consumed.contains("hello"));
+        WITHIN_30_S.alias("the consumer user receives the message").until(() -> consumed.contains("hello"));
 
         // Where a group has no offset and a queue's first messages are gone, the client asks the
         // queue's bounds: Get on the topic, which subscribes() grants. (Asked through the consumer's
@@ -171,7 +177,7 @@ class EmbeddedRocketMQAccessControlTest {
         DefaultMQAdminExt admin = admin(hook(ADMIN), "acl-admin");
         try {
             // Lag: the group's committed offsets against the queues' (the consumer commits every few seconds).
-            await("the admin sees the group's offsets catch up", () -> {
+            WITHIN_30_S.alias("the admin sees the group's offsets catch up").until(() -> {
                 ConsumeStats stats = admin.examineConsumeStats(GROUP);
                 long ordersStored = stats.getOffsetTable().entrySet().stream()
                         .filter(e -> e.getKey().getTopic().equals(ORDERS))
@@ -205,7 +211,7 @@ class EmbeddedRocketMQAccessControlTest {
 
             // Re-drive: a send to the group's retry topic, which the group's consumer then receives.
             assertThat(send(hook(ADMIN), REDRIVE_GROUP, RETRY, "redriven")).isEqualTo(SendStatus.SEND_OK);
-            await("the consumer receives the re-driven message", () -> consumed.contains("redriven"));
+            WITHIN_30_S.alias("the consumer receives the re-driven message").until(() -> consumed.contains("redriven"));
 
             // Topic creation (mqadmin updateTopic's request). A topic without attributes is sent with
             // an empty "attributes" header field, which binary headers (this JVM's serialize type)
@@ -297,18 +303,5 @@ class EmbeddedRocketMQAccessControlTest {
         assertThat(BrokerResponses.codeOf(refusal)).as("response code of %s", refusal)
                 .isEqualTo(ResponseCode.NO_PERMISSION);
         assertThat(refusal).hasStackTraceContaining(reason);
-    }
-
-    private static void await(String what, ThrowingBooleanSupplier condition) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("timed out waiting until %s", what).isLessThan(deadline);
-            Thread.sleep(100);
-        }
-    }
-
-    @FunctionalInterface
-    private interface ThrowingBooleanSupplier {
-        boolean getAsBoolean() throws Exception;
     }
 }

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -50,6 +52,10 @@ import io.smallrye.mutiny.Multi;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RocketMQAccessControlTest {
+
+    /** How long the broker gets to deliver or catch up, asked every 100 ms. */
+    private static final ConditionFactory WITHIN_30_S = Awaitility.await().atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(100));
 
     private static final String TOPIC = "ext_acl_orders";
     private static final String GROUP = "ext_acl_inventory";
@@ -145,11 +151,11 @@ class RocketMQAccessControlTest {
                 message.ack();
             }
         });
-        await("the consumer receives every message", () -> received.containsAll(List.of("plain", "transactional", "poison")));
+        WITHIN_30_S.alias("the consumer receives every message").until(() -> received.containsAll(List.of("plain", "transactional", "poison")));
         DefaultRocketMQAdmin admin = admin(ADMIN);
         try {
             // The DLQ writer shares the consumer's client and credentials.
-            await("the poison message is in the DLQ", () -> admin.topicDepth(DLQ) == 1);
+            WITHIN_30_S.alias("the poison message is in the DLQ").until(() -> admin.topicDepth(DLQ) == 1);
         } finally {
             admin.close();
         }
@@ -169,7 +175,7 @@ class RocketMQAccessControlTest {
 
         DefaultRocketMQAdmin admin = admin(ADMIN);
         try {
-            await("the admin sees the group caught up", () -> {
+            WITHIN_30_S.alias("the admin sees the group caught up").until(() -> {
                 GroupLag lag = admin.lag(GROUP);
                 return lag.consumersOnline() == 1 && lag.messagesBehind() == 0 && lag.deadLetters() == 1;
             });
@@ -177,8 +183,7 @@ class RocketMQAccessControlTest {
             assertThat(letters).extracting(DeadLetter::bodyAsString).containsExactly("poison");
 
             assertThat(admin.redrive(GROUP, letters.get(0), null)).isNotBlank();
-            await("the consumer receives the re-driven message",
-                    () -> received.stream().filter("poison"::equals).count() == 2);
+            WITHIN_30_S.alias("the consumer receives the re-driven message").until(() -> received.stream().filter("poison"::equals).count() == 2);
         } finally {
             admin.close();
         }
@@ -227,18 +232,5 @@ class RocketMQAccessControlTest {
         DefaultRocketMQAdmin admin = new DefaultRocketMQAdmin();
         admin.config = new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(keys, "test", 500)).build();
         return admin;
-    }
-
-    private static void await(String what, ThrowingBooleanSupplier condition) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("timed out waiting until %s", what).isLessThan(deadline);
-            Thread.sleep(100);
-        }
-    }
-
-    @FunctionalInterface
-    private interface ThrowingBooleanSupplier {
-        boolean getAsBoolean() throws Exception;
     }
 }
