@@ -14,12 +14,13 @@ import org.jboss.logging.Logger;
 import dev.orderflow.sql.BatchSql;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduler;
 
 /**
  * Deletes consume_record rows (and {@link CancelBeforeCreateGuard}'s order_event_progress rows)
  * older than {@link IdempotentConsumerConfig#retention()}, one small batch per transaction so the
  * purge never holds many locks. Runs by itself every {@link IdempotentConsumerConfig#purgeInterval()}
- * from boot ({@link RetentionPurge}), so no service has to schedule it.
+ * from boot (a job of Quarkus' scheduler, {@link RetentionPurge}), so no service has to schedule it.
  */
 @ApplicationScoped
 public class ConsumeRecordPurger {
@@ -28,16 +29,18 @@ public class ConsumeRecordPurger {
 
     private final DataSource dataSource;
     private final IdempotentConsumerConfig config;
+    private final Scheduler scheduler;
     private RetentionPurge timer;
 
     @Inject
-    public ConsumeRecordPurger(DataSource dataSource, IdempotentConsumerConfig config) {
+    public ConsumeRecordPurger(DataSource dataSource, IdempotentConsumerConfig config, Scheduler scheduler) {
         this.dataSource = dataSource;
         this.config = config;
+        this.scheduler = scheduler;
     }
 
     void start(@Observes StartupEvent event) {
-        timer = RetentionPurge.schedule("consume-record-purge", config.purgeInterval(), this::purgeExpired);
+        timer = RetentionPurge.schedule(scheduler, "consume-record-purge", config.purgeInterval(), this::purgeExpired);
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -1,60 +1,59 @@
 package dev.orderflow.consumer;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 import org.jboss.logging.Logger;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
 
 /**
  * What every retention purge shares: deleting in small transactions until a batch comes back short,
- * and running by itself on one daemon thread. Used by {@link ConsumeRecordPurger} and by services
- * that keep rows of their own for a while (sms-service's outbox).
+ * and running by itself as a job of Quarkus' scheduler. Used by {@link ConsumeRecordPurger} and by
+ * services that keep rows of their own for a while (sms-service's outbox).
  */
 public final class RetentionPurge {
 
     private static final Logger LOG = Logger.getLogger(RetentionPurge.class);
 
-    private final ScheduledExecutorService timer;
+    private final Scheduler scheduler;
+    private final String name;
 
-    private RetentionPurge(ScheduledExecutorService timer) {
-        this.timer = timer;
+    private RetentionPurge(Scheduler scheduler, String name) {
+        this.scheduler = scheduler;
+        this.name = name;
     }
 
     /**
-     * Runs {@code purge} every {@code interval} (the first run one interval from now) on a daemon
-     * thread named {@code threadName}; a zero interval runs nothing. A run that fails (database
-     * unavailable) is logged and the next one catches up.
+     * Runs {@code purge} every {@code interval} (the first run one interval from now) as the
+     * scheduler's job {@code name}, on a worker thread, never two runs at once; a zero interval runs
+     * nothing. A run that fails (database unavailable) is logged and the next one catches up.
      */
-    public static RetentionPurge schedule(String threadName, Duration interval, Runnable purge) {
-        long millis = interval.toMillis();
-        if (millis <= 0) {
-            return new RetentionPurge(null);
+    public static RetentionPurge schedule(Scheduler scheduler, String name, Duration interval, Runnable purge) {
+        if (interval.isZero() || interval.isNegative()) {
+            return new RetentionPurge(null, name);
         }
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                purge.run();
-            } catch (RuntimeException e) {
-                // An exception escaping here would cancel every later run.
-                LOG.warnf(e, "%s failed; next try in %s", threadName, interval);
-            }
-        }, millis, millis, TimeUnit.MILLISECONDS);
-        return new RetentionPurge(timer);
+        scheduler.newJob(name)
+                .setInterval(interval.toString())
+                .setDelayed(interval.toString())
+                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
+                .setTask(execution -> {
+                    try {
+                        purge.run();
+                    } catch (RuntimeException e) {
+                        LOG.warnf(e, "%s failed; next try in %s", name, interval);
+                    }
+                })
+                .schedule();
+        return new RetentionPurge(scheduler, name);
     }
 
-    /** Stops the runs; one in progress is interrupted (its current transaction rolls back). */
+    /** Stops the runs (the scheduler also stops them at shutdown). */
     public void cancel() {
-        if (timer != null) {
-            timer.shutdownNow();
+        if (scheduler != null) {
+            scheduler.unscheduleJob(name);
         }
     }
 

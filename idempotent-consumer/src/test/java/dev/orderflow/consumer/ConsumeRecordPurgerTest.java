@@ -20,7 +20,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 class ConsumeRecordPurgerTest {
 
-    private static final String PURGE_GROUP = "purge_test_group";
+    static final String PURGE_GROUP = "purge_test_group";
 
     @Inject
     ConsumeRecordPurger purger;
@@ -53,7 +53,7 @@ class ConsumeRecordPurgerTest {
         assertThat(purger.purgeExpired()).isZero();
     }
 
-    private static void insertRow(PreparedStatement insert, String key, Instant processedAt) throws Exception {
+    static void insertRow(PreparedStatement insert, String key, Instant processedAt) throws Exception {
         insert.setString(1, PURGE_GROUP);
         insert.setString(2, key);
         // The application stores instants as UTC wall-clock time (quarkus.hibernate-orm.jdbc.timezone=UTC).

@@ -12,6 +12,7 @@ import dev.orderflow.consumer.RetentionPurge;
 import dev.orderflow.sms.config.SmsServiceConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduler;
 
 /**
  * Deletes finished outbox rows (SENT or FAILED) older than {@code sms-service.outbox.retention}, one
@@ -25,12 +26,14 @@ public class SmsOutboxPurger {
 
     private final SmsOutbox outbox;
     private final SmsServiceConfig.Outbox settings;
+    private final Scheduler scheduler;
     private RetentionPurge timer;
 
     @Inject
-    public SmsOutboxPurger(SmsOutbox outbox, SmsServiceConfig config) {
+    public SmsOutboxPurger(SmsOutbox outbox, SmsServiceConfig config, Scheduler scheduler) {
         this.outbox = outbox;
         this.settings = config.outbox();
+        this.scheduler = scheduler;
     }
 
     void start(@Observes StartupEvent event) {
@@ -45,7 +48,7 @@ public class SmsOutboxPurger {
             throw new IllegalStateException("sms-service.outbox.purge-interval must be PT0S (off) or positive, not "
                     + settings.purgeInterval());
         }
-        timer = RetentionPurge.schedule("sms-outbox-purge", settings.purgeInterval(), this::purgeExpired);
+        timer = RetentionPurge.schedule(scheduler, "sms-outbox-purge", settings.purgeInterval(), this::purgeExpired);
     }
 
     void stop(@Observes ShutdownEvent event) {
