@@ -1,4 +1,4 @@
--- status-service: the DLQ console (issue 7). Versions 1.3.x belong to the console.
+-- status-service: the DLQ console's requests and audit. Versions 1.3.x belong to the console.
 -- Instants are UTC (quarkus.hibernate-orm.jdbc.timezone=UTC).
 
 -- One row per re-drive of one dead letter: requested by an operator, approved or rejected by a
