@@ -2,11 +2,8 @@ package dev.orderflow.consumer;
 
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -16,15 +13,13 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import dev.orderflow.sql.BatchSql;
 
 /**
- * Entities of one table (a string primary key) that the current JTA transaction holds locked, for a
- * handler that changes them: in a batch of the pipeline the first use locks and loads the rows every
- * message of the batch names with one statement, keys in sorted order, so two batches consumed at the
- * same time take them one after the other, never crosswise. The changed entities are written by
- * Hibernate at the commit (one JDBC batch with {@code hibernate.order_updates}).
- *
- * @param <E> the entity
+ * {@link LockedRows} whose rows are Hibernate entities of one table (a string primary key): in a batch
+ * of the pipeline the first use locks and loads the rows every message of the batch names with one
+ * statement, keys in sorted order, so two batches consumed at the same time take them one after the
+ * other, never crosswise. The entities are managed: Hibernate writes the changed ones at the commit
+ * (one JDBC batch with {@code hibernate.order_updates}), so nothing is marked changed.
  */
-public final class LockedEntities<E> {
+public final class LockedEntities {
 
     /**
      * A table whose rows handlers lock. Use one constant per table: it is also the key of the
@@ -43,58 +38,30 @@ public final class LockedEntities<E> {
             Function<Object, Collection<String>> keysOf, BiConsumer<EntityManager, List<String>> createMissing) {
     }
 
-    private final EntityManager entityManager;
-    private final Table<E> table;
-    private final Map<String, E> held = new HashMap<>();
-    /** Keys looked for and not found: missing until this transaction ends. */
-    private final Set<String> missing = new HashSet<>();
-
-    private LockedEntities(EntityManager entityManager, Table<E> table) {
-        this.entityManager = entityManager;
-        this.table = table;
+    private LockedEntities() {
     }
 
     /** The entities of {@code table} the current transaction holds; the first call locks those of the batch. */
-    public static <E> LockedEntities<E> of(TransactionSynchronizationRegistry transactions, EntityManager entityManager,
-            Table<E> table) {
-        @SuppressWarnings("unchecked")
-        LockedEntities<E> locked = (LockedEntities<E>) transactions.getResource(table);
-        if (locked != null) {
-            return locked;
-        }
-        LockedEntities<E> created = new LockedEntities<>(entityManager, table);
-        transactions.putResource(table, created);
-        ConsumeBatch.current(transactions).ifPresent(batch -> {
-            Set<String> keys = new TreeSet<>();
-            batch.payloads().forEach(payload -> keys.addAll(table.keysOf().apply(payload)));
-            created.lock(keys);
-        });
-        return created;
+    public static <E> LockedRows<String, E> of(TransactionSynchronizationRegistry transactions,
+            EntityManager entityManager, Table<E> table) {
+        return LockedRows.of(transactions, table, table.keysOf(), keys -> lock(entityManager, table, keys),
+                changed -> {
+                });
     }
 
-    /** Locks and loads the rows of these keys this transaction does not hold yet, in key order. */
-    public void lock(Collection<String> keys) {
-        List<String> wanted = new TreeSet<>(keys).stream().filter(k -> !held.containsKey(k) && !missing.contains(k))
-                .toList();
-        if (wanted.isEmpty()) {
-            return;
-        }
+    /** Creates the missing rows if the table wants that, then locks and loads the rows of {@code keys} (sorted). */
+    private static <E> Map<String, E> lock(EntityManager entityManager, Table<E> table, List<String> keys) {
         if (table.createMissing() != null) {
-            table.createMissing().accept(entityManager, wanted);
+            table.createMissing().accept(entityManager, keys);
         }
         // Native: JPA has no index hint (see BatchSql.PRIMARY_KEY_HINT: without it two batches can deadlock).
         @SuppressWarnings("unchecked")
-        List<E> found = entityManager.createNativeQuery("select * from " + table.table() + BatchSql.PRIMARY_KEY_HINT + " where "
-                + table.keyColumn() + " in (:keys) order by " + table.keyColumn() + " for update", table.type())
-                .setParameter("keys", wanted)
+        List<E> found = entityManager.createNativeQuery("select * from " + table.table() + BatchSql.PRIMARY_KEY_HINT
+                + " where " + table.keyColumn() + " in (:keys) order by " + table.keyColumn() + " for update", table.type())
+                .setParameter("keys", keys)
                 .getResultList();
-        found.forEach(entity -> held.put(table.keyOf().apply(entity), entity));
-        wanted.stream().filter(k -> !held.containsKey(k)).forEach(missing::add);
-    }
-
-    /** The locked entity of {@code key}, locking it first if needed; null when there is no such row. */
-    public E entity(String key) {
-        lock(List.of(key));
-        return held.get(key);
+        Map<String, E> byKey = new HashMap<>();
+        found.forEach(entity -> byKey.put(table.keyOf().apply(entity), entity));
+        return byKey;
     }
 }

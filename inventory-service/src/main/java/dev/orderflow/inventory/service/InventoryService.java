@@ -17,6 +17,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.LockedEntities;
+import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.inventory.domain.Stock;
 import dev.orderflow.inventory.domain.StockMovement;
@@ -55,12 +56,12 @@ public class InventoryService {
      * @throws BusinessFailure when a SKU is unknown: the event can never apply (dead-lettered at once)
      */
     public Outcome deduct(OrderEvent create) {
-        LockedEntities<Stock> stock = lockedStock();
+        LockedRows<String, Stock> stock = lockedStock();
         Map<String, Long> wanted = quantitiesBySku(create.items());
         stock.lock(wanted.keySet());
         List<Stock> rows = new ArrayList<>(wanted.size());
         for (String sku : wanted.keySet()) {
-            Stock row = stock.entity(sku);
+            Stock row = stock.row(sku);
             if (row == null) {
                 throw new BusinessFailure("unknown SKU " + sku + " in order " + create.orderId());
             }
@@ -88,7 +89,7 @@ public class InventoryService {
      * cancel restores nothing.
      */
     public Outcome restore(OrderEvent cancel) {
-        LockedEntities<Stock> stock = lockedStock();
+        LockedRows<String, Stock> stock = lockedStock();
         Map<String, StockMovement> deducted = new TreeMap<>();
         movementsOf(cancel.orderId(), StockMovement.Kind.DEDUCT).forEach(m -> deducted.put(m.sku, m));
         List<String> restored = movementsOf(cancel.orderId(), StockMovement.Kind.RESTORE).stream()
@@ -99,7 +100,7 @@ public class InventoryService {
             if (restored.contains(deduction.sku)) {
                 continue;
             }
-            Stock row = stock.entity(deduction.sku);
+            Stock row = stock.row(deduction.sku);
             if (row == null) {
                 // The row was there when the units were deducted; only a manual delete removes it.
                 throw new BusinessFailure("SKU " + deduction.sku + " of order " + cancel.orderId()
@@ -116,7 +117,7 @@ public class InventoryService {
      * first call locks the rows of every line of every event in the batch at once, in SKU order (see
      * {@link LockedEntities}).
      */
-    private LockedEntities<Stock> lockedStock() {
+    private LockedRows<String, Stock> lockedStock() {
         return LockedEntities.of(transactions, entityManager, STOCK);
     }
 

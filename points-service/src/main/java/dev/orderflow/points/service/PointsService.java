@@ -97,7 +97,7 @@ public class PointsService {
      * {@link LockedEntities}).
      */
     private PointsAccount lockedAccount(String customerId) {
-        return LockedEntities.of(transactions, entityManager, ACCOUNTS).entity(customerId);
+        return LockedEntities.of(transactions, entityManager, ACCOUNTS).row(customerId);
     }
 
     /** Creates the missing accounts at 0; inserting or touching a row takes its lock. Native: JPA has no upsert. */
