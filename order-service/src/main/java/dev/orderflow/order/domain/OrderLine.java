@@ -2,16 +2,21 @@ package dev.orderflow.order.domain;
 
 import java.math.BigDecimal;
 
-/** One line of an order (a row of {@code order_items}; the table's own id is not needed here). */
-public class OrderLine {
+import jakarta.persistence.Column;
+import jakarta.persistence.Embeddable;
 
-    /** Position in the order, from 1. */
-    public int lineNo;
+/**
+ * One line of an order (a row of {@code order_items}, numbered by its position in
+ * {@link Order#items}; the table's own id is not needed here).
+ */
+@Embeddable
+public class OrderLine {
 
     public String sku;
 
     public int quantity;
 
+    @Column(name = "unit_price")
     public BigDecimal unitPrice;
 
     public OrderLine() {

@@ -1,20 +1,17 @@
 package dev.orderflow.order.messaging;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.inject.Inject;
-
-import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
 import dev.orderflow.order.config.OrderServiceConfig;
-import dev.orderflow.order.domain.OrderRows;
+import dev.orderflow.order.domain.Order;
 import dev.orderflow.order.domain.OrderStatus;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.order.service.OrderService;
@@ -43,15 +40,15 @@ public class OrderTransactionChecker implements RocketMQTransactionChecker {
     private static final Logger LOG = Logger.getLogger(OrderTransactionChecker.class);
 
     private final Duration rollbackAfter;
-    private final DataSource dataSource;
 
     @Inject
-    public OrderTransactionChecker(OrderServiceConfig config, DataSource dataSource) {
+    public OrderTransactionChecker(OrderServiceConfig config) {
         this.rollbackAfter = config.messaging().rollbackUnconfirmedAfter();
-        this.dataSource = dataSource;
     }
 
+    /** Reads the committed order row outside any transaction, in a request context of its own (the broker's callback thread has none). */
     @Override
+    @ActivateRequestContext
     public TransactionResolution check(TransactionCheck check) {
         OrderMessaging.MessageKey key = OrderMessaging.parseMessageKey(check.key());
         boolean committed;
@@ -60,14 +57,14 @@ public class OrderTransactionChecker implements RocketMQTransactionChecker {
                     check.transactionId());
             committed = false;
         } else {
-            try (Connection connection = dataSource.getConnection()) {
-                Optional<OrderStatus> status = OrderRows.statusOf(connection, key.orderId());
+            try {
+                Optional<OrderStatus> status = Order.<Order> findByIdOptional(key.orderId()).map(order -> order.status);
                 committed = switch (key.eventType()) {
                     case CREATE -> status.isPresent();
                     case CANCEL -> status.filter(OrderStatus.CANCELLED::equals).isPresent();
                     case FAIL -> status.filter(OrderStatus.FAILED::equals).isPresent();
                 };
-            } catch (SQLException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 LOG.warnf(e, "Check-back for %s answered UNKNOWN: the database could not be read", check.key());
                 return TransactionResolution.UNKNOWN;
             }

@@ -1,6 +1,5 @@
 package dev.orderflow.order.service;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -13,20 +12,19 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import javax.sql.DataSource;
-
 import org.jboss.logging.Logger;
 
 import dev.orderflow.order.config.OrderServiceConfig;
 import dev.orderflow.order.domain.Order;
-import dev.orderflow.order.domain.OrderRows;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
- * Group commit of new orders: the rows of the creates that wait at the same time go into the
- * database in one transaction, with one INSERT per table, instead of one transaction per order.
+ * Group commit of new orders: the orders of the creates that wait at the same time are persisted
+ * in one JTA transaction (their rows sent as one JDBC batch per table), instead of one transaction
+ * per order.
  *
  * <p>A create's thread queues its order. When no group is being committed, that thread becomes
  * the committer itself: it takes everything queued (up to {@code order-service.group-commit.max-orders}
@@ -49,10 +47,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 @ApplicationScoped
 public class OrderGroupCommit {
 
-    /**
-     * A group stops growing past this many order lines: the lines go into one INSERT of five
-     * parameters per line, and MariaDB takes at most 65,535 parameters per statement.
-     */
+    /** A group stops growing past this many order lines: a bound on one transaction's size. */
     static final int MAX_LINES = 10_000;
 
     /** How long {@link #stop()} lets the group being committed finish. */
@@ -60,7 +55,7 @@ public class OrderGroupCommit {
 
     private static final Logger LOG = Logger.getLogger(OrderGroupCommit.class);
 
-    private final DataSource dataSource;
+    private final GroupInsert insert;
     private final int maxOrders;
     private final Duration delayAfterInsert;
     private final DistributionSummary groupSizes;
@@ -73,12 +68,17 @@ public class OrderGroupCommit {
     private boolean stopping;
 
     @Inject
-    public OrderGroupCommit(DataSource dataSource, OrderServiceConfig config, MeterRegistry registry) {
+    public OrderGroupCommit(OrderServiceConfig config, MeterRegistry registry) {
+        this(OrderGroupCommit::persist, config, registry);
+    }
+
+    /** With {@code insert} in place of {@link #persist}, which it may wrap (tests gate or fail it). */
+    OrderGroupCommit(GroupInsert insert, OrderServiceConfig config, MeterRegistry registry) {
         if (config.groupCommit().maxOrders() < 1) {
             throw new IllegalArgumentException("order-service.group-commit.max-orders must be at least 1, not "
                     + config.groupCommit().maxOrders());
         }
-        this.dataSource = dataSource;
+        this.insert = insert;
         this.maxOrders = config.groupCommit().maxOrders();
         this.delayAfterInsert = config.faultInjection().delayAfterInsert();
         this.groupSizes = DistributionSummary.builder("orders.group_commit.orders")
@@ -143,6 +143,16 @@ public class OrderGroupCommit {
         throw new IllegalStateException(failure);
     }
 
+    /** The database's own refusal inside Hibernate's wrapping, as a create reports it; else {@code e}. */
+    private static Throwable sqlCauseOf(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SQLException sql) {
+                return sql;
+            }
+        }
+        return e;
+    }
+
     /** Orders queued for a coming group (not the one being committed); for tests. */
     int waiting() {
         lock.lock();
@@ -193,7 +203,7 @@ public class OrderGroupCommit {
             groupSizes.record(group.size());
         } catch (GroupRefused refused) {
             if (group.size() == 1) {
-                group.get(0).failure = refused.getCause();
+                group.get(0).failure = sqlCauseOf(refused.getCause());
                 return;
             }
             LOG.debugf(refused.getCause(), "A group of %d orders was refused; committing each alone", group.size());
@@ -214,55 +224,38 @@ public class OrderGroupCommit {
     }
 
     /**
-     * One transaction for the group's rows.
+     * One JTA transaction for the group's rows.
      *
      * @throws GroupRefused nothing committed (no connection, an INSERT refused)
      * @throws CommitUnclear the commit failed: the rows may or may not be there
      */
     private void commitTogether(List<PendingOrder> group) throws GroupRefused, CommitUnclear {
-        Connection connection;
+        List<Order> orders = group.stream().map(PendingOrder::order).toList();
+        boolean[] inserted = { false };
         try {
-            connection = dataSource.getConnection();
-        } catch (SQLException e) {
-            throw new GroupRefused(e); // database unreachable or pool exhausted: nothing written
-        }
-        try {
-            try {
-                connection.setAutoCommit(false);
-                OrderRows.insert(connection, group.stream().map(PendingOrder::order).toList());
+            QuarkusTransaction.requiringNew().run(() -> {
+                insert.insert(orders);
                 pauseForFaultInjection();
-            } catch (SQLException | RuntimeException e) {
-                rollback(connection, e);
-                throw new GroupRefused(e);
-            }
-            try {
-                connection.commit();
-            } catch (SQLException e) {
-                rollback(connection, e); // whatever the server kept, nothing more goes in on release
+                inserted[0] = true;
+            });
+        } catch (RuntimeException e) {
+            // Thrown by the inserts (the transaction rolled back: nothing written), or by the
+            // commit after them, whose outcome only the database knows.
+            if (inserted[0]) {
                 throw new CommitUnclear(e);
             }
-        } finally {
-            // After commit or rollback: a failure here must not change the group's outcome.
-            release(connection);
+            throw new GroupRefused(e);
         }
     }
 
-    private static void rollback(Connection connection, Exception cause) {
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            // Uncommitted either way: the pool discards a broken connection, the server rolls back.
-            cause.addSuppressed(e);
-        }
-    }
-
-    /** Back to autocommit (the pool's default) and into the pool; a failure is logged, the pool drops a broken connection. */
-    private static void release(Connection connection) {
-        try (connection) {
-            connection.setAutoCommit(true);
-        } catch (SQLException e) {
-            LOG.warn("Releasing a group commit's connection failed", e);
-        }
+    /**
+     * Persists fresh copies of the orders and flushes them, so that a refused row fails here and not
+     * in the commit. Copies: a refused group leaves the instances it persisted bound to its
+     * rolled-back session, and its orders are then retried one by one.
+     */
+    static void persist(List<Order> orders) {
+        orders.forEach(order -> order.copy().persist());
+        Order.flush();
     }
 
     /** The test-only pause of {@code order-service.fault-injection.delay-after-insert}; nothing when zero. */
@@ -328,6 +321,12 @@ public class OrderGroupCommit {
         }
     }
 
+    /** Writes a group's orders in the JTA transaction active on the calling thread. */
+    @FunctionalInterface
+    interface GroupInsert {
+        void insert(List<Order> orders);
+    }
+
     /** Nothing of the group was committed. */
     private static final class GroupRefused extends Exception {
         GroupRefused(Exception cause) {
@@ -337,7 +336,7 @@ public class OrderGroupCommit {
 
     /** The commit failed: whether the group's rows are stored is unknown. */
     private static final class CommitUnclear extends Exception {
-        CommitUnclear(SQLException cause) {
+        CommitUnclear(Exception cause) {
             super(cause);
         }
     }

@@ -1,6 +1,5 @@
 package dev.orderflow.order.service;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -8,11 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.inject.Inject;
-
-import javax.sql.DataSource;
+import jakarta.persistence.LockModeType;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -20,7 +20,6 @@ import org.jboss.logging.Logger;
 import dev.orderflow.order.domain.Order;
 import dev.orderflow.order.domain.OrderIds;
 import dev.orderflow.order.domain.OrderLine;
-import dev.orderflow.order.domain.OrderRows;
 import dev.orderflow.order.domain.OrderStatus;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
@@ -32,6 +31,8 @@ import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQTransactionUnknownException;
 import dev.orderflow.rocketmq.RocketMQTransactions;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.panache.common.Page;
+import io.quarkus.panache.common.Sort;
 
 /**
  * Creates, cancels and fails orders so that the order row exists if and only if its event becomes
@@ -41,10 +42,12 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * A create's rows are committed by {@link OrderGroupCommit}, together with those of the creates
  * running at the same time; a cancel runs in a JTA transaction of its own.
  *
- * <p>Called without an active transaction (REST worker threads): every database access here
- * opens its own.
+ * <p>Called without an active transaction (REST worker threads, consumers, the file queue): every
+ * change here runs in a JTA transaction of its own, reads run outside any (committed rows only) in
+ * the caller's request context, or one of their own.
  */
 @ApplicationScoped
+@ActivateRequestContext
 public class OrderService {
 
     /** Outgoing transactional channel to {@code order_topic}. */
@@ -56,15 +59,12 @@ public class OrderService {
     private final RocketMQTransactions transactions;
     private final OrderIds orderIds;
     private final OrderGroupCommit groupCommit;
-    private final DataSource dataSource;
 
     @Inject
-    public OrderService(RocketMQTransactions transactions, OrderIds orderIds, OrderGroupCommit groupCommit,
-            DataSource dataSource) {
+    public OrderService(RocketMQTransactions transactions, OrderIds orderIds, OrderGroupCommit groupCommit) {
         this.transactions = transactions;
         this.orderIds = orderIds;
         this.groupCommit = groupCommit;
-        this.dataSource = dataSource;
     }
 
     /**
@@ -145,21 +145,23 @@ public class OrderService {
         }
     }
 
-    /** The local work of a cancel, inside the JTA transaction of its half message (the connection is enlisted in it). */
-    private OrderView cancelLocked(String orderId, Instant now) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
-            // Locked re-read: of two concurrent cancels only one changes the row; the other rolls
-            // its half message back and reports the conflict.
-            Order order = OrderRows.findForUpdate(connection, orderId)
-                    .orElseThrow(() -> new OrderNotFoundException(orderId));
-            refuseCancel(orderId, order.status, order.failure);
-            order.status = OrderStatus.CANCELLED;
-            // A COMPLETED order's completion time no longer says how it ended: the end of the cancel will.
-            order.outcomeAt = null;
-            order.updatedAt = now;
-            OrderRows.updateStatus(connection, order);
-            return OrderView.of(order);
-        }
+    /** The local work of a cancel, inside the JTA transaction of its half message. */
+    private static OrderView cancelLocked(String orderId, Instant now) {
+        // Locked re-read: of two concurrent cancels only one changes the row; the other rolls its
+        // half message back and reports the conflict.
+        Order order = lockedOrder(orderId);
+        refuseCancel(orderId, order.status, order.failure());
+        order.status = OrderStatus.CANCELLED;
+        // A COMPLETED order's completion time no longer says how it ended: the end of the cancel will.
+        order.outcomeAt = null;
+        order.updatedAt = now;
+        return OrderView.of(order);
+    }
+
+    /** The order, its row locked until the transaction ends (serialises concurrent cancels and fails). */
+    private static Order lockedOrder(String orderId) {
+        return Order.<Order> findByIdOptional(orderId, LockModeType.PESSIMISTIC_WRITE)
+                .orElseThrow(() -> new OrderNotFoundException(orderId));
     }
 
     private static void refuseCancel(String orderId, OrderStatus status, OrderFailure failure) {
@@ -176,7 +178,7 @@ public class OrderService {
      * order that left CREATED meanwhile (a duplicate, or a cancel accepted first) changes nothing.
      *
      * @param outcomes COMPLETED or CANCELLED outcomes
-     * @throws IllegalStateException with the SQLException as cause when the database fails (nothing written)
+     * @throws RuntimeException when the database fails (the transaction rolled back: nothing written)
      */
     public void recordOutcomes(List<OrderOutcome> outcomes) {
         if (outcomes.isEmpty()) {
@@ -194,13 +196,27 @@ public class OrderService {
             }
         }
         QuarkusTransaction.requiringNew().run(() -> {
-            try (Connection connection = dataSource.getConnection()) {
-                OrderRows.recordCompleted(connection, completed, now);
-                OrderRows.recordCancelDone(connection, cancelled, now);
-            } catch (SQLException e) {
-                throw new IllegalStateException("Recording order outcomes failed: " + e.getMessage(), e);
+            for (Order order : lockedOrders(completed.keySet(), OrderStatus.CREATED)) {
+                order.status = OrderStatus.COMPLETED;
+                order.outcomeAt = completed.get(order.id);
+                order.updatedAt = now;
+            }
+            for (Order order : lockedOrders(cancelled.keySet(), OrderStatus.CANCELLED)) {
+                if (order.outcomeAt == null) { // once: the first end of a cancellation counts
+                    order.outcomeAt = cancelled.get(order.id);
+                    order.updatedAt = now;
+                }
             }
         });
+    }
+
+    /** Those of the orders that are in {@code status}, their rows locked in id order (no deadlock between batches). */
+    private static List<Order> lockedOrders(Set<String> ids, OrderStatus status) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return Order.<Order> find("id in ?1 and status = ?2", Sort.by("id"), ids, status)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list();
     }
 
     /**
@@ -235,20 +251,16 @@ public class OrderService {
     }
 
     /** The local work of a fail, inside the JTA transaction of its half message. */
-    private OrderView failLocked(OrderOutcome outcome, Instant now) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
-            Order order = OrderRows.findForUpdate(connection, outcome.orderId())
-                    .orElseThrow(() -> new OrderNotFoundException(outcome.orderId()));
-            if (order.status != OrderStatus.CREATED) {
-                // Changed since the unlocked read: its half message rolls back.
-                throw new OrderNoLongerOpenException(outcome.orderId(), order.status);
-            }
-            order.outcomeAt = outcome.reachedAt();
-            order.failure = outcome.failure();
-            order.updatedAt = now;
-            OrderRows.updateFailed(connection, order);
-            return OrderView.of(order);
+    private static OrderView failLocked(OrderOutcome outcome, Instant now) {
+        Order order = lockedOrder(outcome.orderId());
+        if (order.status != OrderStatus.CREATED) {
+            // Changed since the unlocked read: its half message rolls back.
+            throw new OrderNoLongerOpenException(outcome.orderId(), order.status);
         }
+        order.fail(outcome.failure());
+        order.outcomeAt = outcome.reachedAt();
+        order.updatedAt = now;
+        return OrderView.of(order);
     }
 
     /** The order left CREATED between the read and the locked re-read of a fail. */
@@ -259,38 +271,18 @@ public class OrderService {
     }
 
     public Optional<OrderView> find(String orderId) {
-        return read(connection -> OrderRows.find(connection, orderId).map(OrderView::of));
+        return Order.<Order> findByIdOptional(orderId).map(OrderView::of);
     }
 
-    /** A page of the customer's orders, newest first, and the total count. */
+    /** A page of the customer's orders, newest first (ties: higher id first), and the total count. */
     public OrderPageView pageOfCustomer(String customerId, int page, int size) {
-        return read(connection -> {
-            List<OrderView> orders = OrderRows.pageOfCustomer(connection, customerId, page, size).stream()
-                    .map(OrderView::of).toList();
-            return new OrderPageView(orders, page, size, OrderRows.countOfCustomer(connection, customerId));
-        });
+        List<OrderView> orders = Order.<Order> find("customerId", Sort.descending("createdAt", "id"), customerId)
+                .page(Page.of(page, size)).list().stream().map(OrderView::of).toList();
+        return new OrderPageView(orders, page, size, Order.count("customerId", customerId));
     }
 
-    private Optional<OrderView> findByIdempotencyKey(String idempotencyKey) {
-        return read(connection -> OrderRows.findByIdempotencyKey(connection, idempotencyKey).map(OrderView::of));
-    }
-
-    /**
-     * A read on a connection of its own (autocommit: committed rows only). A database failure
-     * becomes unchecked with the SQLException as its cause, which the REST layer maps (503 when
-     * the database is unavailable).
-     */
-    private <T> T read(Query<T> query) {
-        try (Connection connection = dataSource.getConnection()) {
-            return query.run(connection);
-        } catch (SQLException e) {
-            throw new IllegalStateException("Reading orders failed: " + e.getMessage(), e);
-        }
-    }
-
-    @FunctionalInterface
-    private interface Query<T> {
-        T run(Connection connection) throws SQLException;
+    private static Optional<OrderView> findByIdempotencyKey(String idempotencyKey) {
+        return Order.<Order> find("idempotencyKey", idempotencyKey).firstResultOptional().map(OrderView::of);
     }
 
     private static CreateResult replay(OrderView earlier, String fingerprint) {

@@ -19,6 +19,6 @@ public record OrderView(String id, String customerId, String phone, BigDecimal a
                 .map(line -> new OrderItem(line.sku, line.quantity, line.unitPrice))
                 .toList();
         return new OrderView(order.id, order.customerId, order.phone, order.amount, order.status, items,
-                order.createdAt, order.updatedAt, order.requestHash, order.outcomeAt, order.failure);
+                order.createdAt, order.updatedAt, order.requestHash, order.outcomeAt, order.failure());
     }
 }

@@ -32,6 +32,7 @@ class DatabaseDownTest {
                     "quarkus.datasource.jdbc.url", "jdbc:mariadb://127.0.0.1:1/orderflow_order_test",
                     "quarkus.flyway.migrate-at-start", "false",
                     "quarkus.flyway.clean-at-start", "false",
+                    "quarkus.hibernate-orm.schema-management.strategy", "none",
                     "quarkus.datasource.jdbc.acquisition-timeout", "PT1S");
         }
     }

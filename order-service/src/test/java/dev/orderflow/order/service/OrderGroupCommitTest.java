@@ -4,13 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.math.BigDecimal;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,13 +19,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Logger;
 import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
+import jakarta.transaction.HeuristicMixedException;
+import jakarta.transaction.RollbackException;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.TransactionManager;
 
-import javax.sql.DataSource;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 
+import org.hibernate.SessionFactory;
+import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,8 +53,8 @@ import io.quarkus.test.junit.QuarkusTest;
 /**
  * {@link OrderGroupCommit} on the real MariaDB (orderflow_order_test): orders that wait together
  * share one transaction, a refused order fails alone, an unclear commit is reported as such, and
- * shutdown answers every waiting create. A gate in front of the datasource holds the committing
- * create's thread at its first connection, so the test decides which orders wait together.
+ * shutdown answers every waiting create. A gate in front of the group insert holds the committing
+ * create's thread in its transaction, so the test decides which orders wait together.
  */
 @QuarkusTest
 @ExtendWith(FailingInsertTrigger.class)
@@ -61,7 +63,10 @@ class OrderGroupCommitTest {
     private static final Duration ANSWER = Duration.ofSeconds(20);
 
     @Inject
-    DataSource dataSource;
+    TransactionManager transactionManager;
+
+    @Inject
+    SessionFactory sessionFactory;
 
     @Inject
     OrderServiceConfig config;
@@ -71,12 +76,12 @@ class OrderGroupCommitTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final ExecutorService creates = Executors.newCachedThreadPool();
-    private GatedDataSource gated;
+    private GatedInsert gated;
     private OrderGroupCommit groupCommit;
 
     @BeforeEach
     void start() {
-        gated = new GatedDataSource(dataSource);
+        gated = new GatedInsert();
         groupCommit = new OrderGroupCommit(gated, config, registry);
     }
 
@@ -107,7 +112,33 @@ class OrderGroupCommitTest {
         assertThat(groups.count()).as("commits").isEqualTo(2);
         assertThat(groups.totalAmount()).as("orders committed").isEqualTo(11);
         assertThat(groups.max()).isEqualTo(10);
-        assertThat(gated.connectionsTaken()).isEqualTo(2);
+        assertThat(gated.transactionsBegun()).isEqualTo(2);
+    }
+
+    /**
+     * A group's orders and their lines go to the database as one JDBC batch per table: two groups of
+     * 33 rows in all, four prepared statements (a statement per row would prepare 33).
+     */
+    @Test
+    void aGroupIsWrittenAsOneJdbcBatchPerTable() throws Exception {
+        String customerId = "C-GROUP-" + UUID.randomUUID();
+        Statistics statistics = sessionFactory.getStatistics();
+        Future<Void> first = create(order(customerId, null));
+        gated.awaitCommitterAtGate();
+        List<Future<Void>> together = IntStream.range(0, 10).mapToObj(i -> create(order(customerId, null))).toList();
+        await().atMost(ANSWER).until(() -> groupCommit.waiting() == 10);
+        statistics.clear();
+
+        gated.open();
+        first.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        for (Future<Void> create : together) {
+            create.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        assertThat(linesOfCustomer(customerId)).isEqualTo(22);
+        assertThat(statistics.getEntityInsertCount()).isEqualTo(11);
+        assertThat(statistics.getCollectionRecreateCount()).as("line lists written").isEqualTo(11);
+        assertThat(statistics.getPrepareStatementCount()).as("statements prepared for 33 rows").isLessThanOrEqualTo(4);
     }
 
     @Test
@@ -178,7 +209,10 @@ class OrderGroupCommitTest {
 
         assertThatThrownBy(() -> groupCommit.insertCommitted(order(customerId, null)))
                 .isInstanceOf(RocketMQTransactionUnknownException.class)
-                .hasRootCauseMessage("connection reset after the commit (test)");
+                // The transaction manager's verdict on the injected failure, which it keeps as suppressed.
+                .rootCause().isInstanceOf(HeuristicMixedException.class)
+                .satisfies(heuristic -> assertThat(heuristic.getSuppressed()).anySatisfy(
+                        suppressed -> assertThat(suppressed).hasMessage("connection reset after the commit (test)")));
 
         // The check-back finds the row and commits the half message.
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
@@ -242,7 +276,7 @@ class OrderGroupCommitTest {
         groupCommit.insertCommitted(order(customerId, null));
 
         assertThat(OrderDatabase.ordersOfCustomer(customerId)).isEqualTo(1);
-        assertThat(gated.connectionThreads()).containsExactly(Thread.currentThread().getName());
+        assertThat(gated.transactionThreads()).containsExactly(Thread.currentThread().getName());
     }
 
     /** A create interrupted while its order waits for the next group gives up, and the order is never written. */
@@ -306,20 +340,16 @@ class OrderGroupCommitTest {
     }
 
     /**
-     * The application's datasource behind a gate: a connection is handed out only once the gate is
-     * open; optionally each commit is carried out and then reported as failed.
+     * The service's group insert behind a gate: a group is written only once the gate is open;
+     * optionally each transaction gets a second resource that fails its own commit after the
+     * database committed, so the transaction's outcome is reported as unclear.
      */
-    private static final class GatedDataSource implements DataSource {
+    private final class GatedInsert implements OrderGroupCommit.GroupInsert {
 
-        private final DataSource delegate;
         private final CountDownLatch gate = new CountDownLatch(1);
         private final CountDownLatch committerAtGate = new CountDownLatch(1);
-        private final List<String> connectionThreads = new CopyOnWriteArrayList<>();
+        private final List<String> transactionThreads = new CopyOnWriteArrayList<>();
         private volatile boolean failCommitsAfterCommitting;
-
-        GatedDataSource(DataSource delegate) {
-            this.delegate = delegate;
-        }
 
         void open() {
             gate.countDown();
@@ -333,84 +363,91 @@ class OrderGroupCommitTest {
             failCommitsAfterCommitting = true;
         }
 
-        int connectionsTaken() {
-            return connectionThreads.size();
+        int transactionsBegun() {
+            return transactionThreads.size();
         }
 
-        /** The names of the threads that took a connection, in order. */
-        List<String> connectionThreads() {
-            return connectionThreads;
+        /** The names of the threads that wrote a group, in order. */
+        List<String> transactionThreads() {
+            return transactionThreads;
         }
 
         @Override
-        public Connection getConnection() throws SQLException {
+        public void insert(List<Order> orders) {
             committerAtGate.countDown();
             try {
                 if (!gate.await(ANSWER.toSeconds(), TimeUnit.SECONDS)) {
-                    throw new SQLException("gate not opened (test)");
+                    throw new IllegalStateException("gate not opened (test)");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SQLException("interrupted at the gate (test)", e);
+                throw new IllegalStateException("interrupted at the gate (test)", e);
             }
-            connectionThreads.add(Thread.currentThread().getName());
-            Connection connection = delegate.getConnection();
-            return failCommitsAfterCommitting ? commitThenFail(connection) : connection;
+            transactionThreads.add(Thread.currentThread().getName());
+            OrderGroupCommit.persist(orders);
+            if (failCommitsAfterCommitting) {
+                try {
+                    transactionManager.getTransaction().enlistResource(new FailsItsCommit());
+                } catch (SystemException | RollbackException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
         }
+    }
 
-        private static Connection commitThenFail(Connection connection) {
-            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-                    new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-                        try {
-                            Object result = method.invoke(connection, args);
-                            if (method.getName().equals("commit")) {
-                                throw new SQLException("connection reset after the commit (test)");
-                            }
-                            return result;
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
+    /**
+     * A second resource of the transaction whose commit fails after the database's (the database is
+     * the one-phase last resource, committed between this one's prepare and commit): as a connection
+     * reset after the server committed, nobody can say that the transaction committed.
+     */
+    private static final class FailsItsCommit implements XAResource {
+
+        @Override
+        public int prepare(Xid xid) {
+            return XA_OK;
         }
 
         @Override
-        public Connection getConnection(String username, String password) throws SQLException {
-            throw new SQLFeatureNotSupportedException("not used by OrderGroupCommit");
+        public void commit(Xid xid, boolean onePhase) throws XAException {
+            XAException reset = new XAException("connection reset after the commit (test)");
+            reset.errorCode = XAException.XA_HEURHAZ;
+            throw reset;
         }
 
         @Override
-        public PrintWriter getLogWriter() throws SQLException {
-            return delegate.getLogWriter();
+        public void rollback(Xid xid) {
         }
 
         @Override
-        public void setLogWriter(PrintWriter out) throws SQLException {
-            delegate.setLogWriter(out);
+        public void start(Xid xid, int flags) {
         }
 
         @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            delegate.setLoginTimeout(seconds);
+        public void end(Xid xid, int flags) {
         }
 
         @Override
-        public int getLoginTimeout() throws SQLException {
-            return delegate.getLoginTimeout();
+        public void forget(Xid xid) {
         }
 
         @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            return delegate.getParentLogger();
+        public Xid[] recover(int flag) {
+            return new Xid[0];
         }
 
         @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            return delegate.unwrap(iface);
+        public boolean isSameRM(XAResource other) {
+            return other == this;
         }
 
         @Override
-        public boolean isWrapperFor(Class<?> iface) throws SQLException {
-            return delegate.isWrapperFor(iface);
+        public int getTransactionTimeout() {
+            return 0;
+        }
+
+        @Override
+        public boolean setTransactionTimeout(int seconds) {
+            return false;
         }
     }
 }

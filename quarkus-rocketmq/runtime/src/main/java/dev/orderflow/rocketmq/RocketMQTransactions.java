@@ -71,9 +71,9 @@ public interface RocketMQTransactions {
     <T> T execute(String channel, Message<?> message, Callable<T> localWork);
 
     /**
-     * Like {@link #execute}, for local work that commits its changes itself, outside JTA: for
-     * example a group commit, where one database transaction holds the rows of several concurrent
-     * messages. Sends the half message, then calls {@code committingWork} on the calling thread,
+     * Like {@link #execute}, for local work that commits its changes itself: for example a group
+     * commit, where one transaction, begun and committed by the work, holds the rows of several
+     * concurrent messages. Sends the half message, then calls {@code committingWork} on the calling thread,
      * then commits the message if it returned (its changes must be committed by then) and rolls it
      * back if it threw. When the work cannot tell whether its commit took effect (the connection
      * dropped during commit), it throws {@link RocketMQTransactionUnknownException}: the half
