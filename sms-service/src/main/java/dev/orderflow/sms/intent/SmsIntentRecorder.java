@@ -4,15 +4,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-
-import javax.sql.DataSource;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
@@ -24,13 +21,13 @@ import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.sms.outbox.SmsOutboxEntry;
 import dev.orderflow.sms.outbox.SmsStatus;
-import dev.orderflow.sql.BatchSql;
 
 /**
  * The SMS consumer's business change: records the intent to text the customer as an
  * {@code sms_outbox} row. Runs inside the idempotent-consumer pipeline's transaction, so the row
  * commits together with the consume_record row (and the result report), or none does; the
- * dispatcher sends it later.
+ * dispatcher sends it later. The rows are entities: a batch's new texts reach the table at its
+ * commit, as one JDBC batch.
  *
  * <h2>The texts of one order</h2>
  * <ul>
@@ -55,15 +52,13 @@ public class SmsIntentRecorder {
     /** Transaction resource: the batch's business keys that already have an outbox row. */
     private static final Object KEYS_WITH_ROWS = SmsIntentRecorder.class.getName() + ".keysWithRows";
 
-    private final DataSource dataSource;
     private final TransactionSynchronizationRegistry transactions;
     private final CancelBeforeCreateGuard guard;
     private final Event<SmsIntentRecorded> recorded;
 
     @Inject
-    public SmsIntentRecorder(DataSource dataSource, TransactionSynchronizationRegistry transactions,
-            CancelBeforeCreateGuard guard, Event<SmsIntentRecorded> recorded) {
-        this.dataSource = dataSource;
+    public SmsIntentRecorder(TransactionSynchronizationRegistry transactions, CancelBeforeCreateGuard guard,
+            Event<SmsIntentRecorded> recorded) {
         this.transactions = transactions;
         this.guard = guard;
         this.recorded = recorded;
@@ -78,7 +73,7 @@ public class SmsIntentRecorder {
     private Outcome recordText(OrderEvent event) {
         String businessKey = event.messageKey();
         // Second line of defence behind consume_record (a redelivery after its row was purged). The
-        // guard holds the order's lock and the datasource reads committed data: this sees any earlier row.
+        // guard holds the order's lock and reads are READ COMMITTED: this sees any earlier row.
         if (hasRow(businessKey)) {
             return Outcome.done();
         }
@@ -99,13 +94,9 @@ public class SmsIntentRecorder {
         entry.nextAttemptAt = now;
         entry.createdAt = now;
         entry.updatedAt = now;
-        Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
-        if (batch.isPresent()) {
-            // One multi-row INSERT at the batch's end instead of one INSERT per text.
-            pendingEntries(batch.get()).add(entry);
+        entry.persist();
+        if (ConsumeBatch.current(transactions).isPresent()) {
             keysWithRows().add(businessKey);
-        } else {
-            SmsOutboxEntry.insert(dataSource, List.of(entry));
         }
         if (!confirmation) {
             recorded.fire(new SmsIntentRecorded(businessKey));
@@ -115,26 +106,15 @@ public class SmsIntentRecorder {
 
     /**
      * The order's confirmation, if still held, is never to be sent: withdrawn, in this transaction
-     * (also when the batch itself holds it, not written yet).
+     * (also when this batch recorded it: then it is found among the batch's entities, not written yet).
      */
-    private void withdrawHeldConfirmation(String orderId, Instant now) {
-        String confirmationKey = OrderMessaging.messageKey(orderId, OrderEventType.CREATE);
-        Optional<ConsumeBatch> batch = ConsumeBatch.current(transactions);
-        if (batch.isPresent()) {
-            for (SmsOutboxEntry pending : pendingEntries(batch.get())) {
-                if (pending.businessKey.equals(confirmationKey) && pending.status == SmsStatus.HELD) {
-                    pending.status = SmsStatus.WITHDRAWN;
-                    return;
-                }
-            }
-        }
-        BatchSql.update(dataSource, "update sms_outbox set status = ?, updated_at = ? where business_key = ? and status = ?",
-                List.of(SmsStatus.WITHDRAWN, now, confirmationKey, SmsStatus.HELD));
-    }
-
-    private List<SmsOutboxEntry> pendingEntries(ConsumeBatch batch) {
-        return batch.<SmsOutboxEntry> deferredRows(SmsOutboxEntry.class,
-                entries -> SmsOutboxEntry.insert(dataSource, entries));
+    private static void withdrawHeldConfirmation(String orderId, Instant now) {
+        SmsOutboxEntry.<SmsOutboxEntry> findByIdOptional(OrderMessaging.messageKey(orderId, OrderEventType.CREATE))
+                .filter(confirmation -> confirmation.status == SmsStatus.HELD)
+                .ifPresent(confirmation -> {
+                    confirmation.status = SmsStatus.WITHDRAWN;
+                    confirmation.updatedAt = now;
+                });
     }
 
     /**
@@ -164,12 +144,12 @@ public class SmsIntentRecorder {
      * The business keys among {@code businessKeys} that have an outbox row, with one query for the
      * whole batch.
      */
-    private List<String> existingKeys(List<String> businessKeys) {
+    private static List<String> existingKeys(List<String> businessKeys) {
         if (businessKeys.isEmpty()) {
             return List.of();
         }
-        return BatchSql.select(dataSource, "select business_key from sms_outbox where business_key in ("
-                + BatchSql.parameters(businessKeys.size()) + ")", businessKeys, row -> row.getString(1));
+        return SmsOutboxEntry.getEntityManager().createQuery("select businessKey from SmsOutboxEntry"
+                + " where businessKey in ?1", String.class).setParameter(1, businessKeys).getResultList();
     }
 
     /** Values the outbox cannot hold can never be recorded: a business failure (DLQ), not a retry. */

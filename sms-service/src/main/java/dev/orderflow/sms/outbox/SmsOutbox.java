@@ -3,19 +3,19 @@ package dev.orderflow.sms.outbox;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import jakarta.enterprise.context.control.ActivateRequestContext;
+import jakarta.persistence.LockModeType;
 
-import javax.sql.DataSource;
+import org.hibernate.jpa.SpecHints;
 
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.panache.common.Sort;
 
 /**
  * The dispatcher's access to {@code sms_outbox}: claiming due rows and recording send results in
@@ -30,16 +30,16 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * instances claiming at the same time get disjoint rows and never wait for each other. Results are
  * recorded only under the claim's token, so an instance whose lease ran out cannot overwrite the
  * result of the instance that claimed the row after it.
+ *
+ * <p>Reads outside a transaction run in a request context of their own (the dispatcher's threads
+ * have none).
  */
 @ApplicationScoped
+@ActivateRequestContext
 public class SmsOutbox {
 
-    private final DataSource dataSource;
-
-    @Inject
-    public SmsOutbox(DataSource dataSource) {
-        this.dataSource = dataSource;
-    }
+    /** The lock timeout that makes a locking read skip rows other transactions hold (FOR UPDATE SKIP LOCKED). */
+    private static final int SKIP_LOCKED = -2;
 
     /**
      * Claims up to {@code max} due rows, oldest due first. A cancellation notice is not due while its
@@ -50,8 +50,8 @@ public class SmsOutbox {
         // due index says so without a transaction and a locking read (at a few orders a second, that
         // transaction would be one of the sms-service's four commits per order). A row committed
         // just after it is claimed by the sweep its own consume transaction wakes.
-        if (BatchSql.query(dataSource, "select 1 from sms_outbox where status = ? and next_attempt_at <= ? limit 1",
-                List.of(SmsStatus.PENDING, now())).isEmpty()) {
+        if (SmsOutboxEntry.find("status = ?1 and nextAttemptAt <= ?2", SmsStatus.PENDING, now()).firstResultOptional()
+                .isEmpty()) {
             return List.of();
         }
         return QuarkusTransaction.requiringNew().call(() -> claimInTransaction(max, lease));
@@ -87,38 +87,27 @@ public class SmsOutbox {
     public record SentAndClaimed(int recorded, List<ClaimedSms> claimed) {
     }
 
-    /** Inside the caller's transaction: selects and claims up to {@code max} due rows. */
+    /** Inside the caller's transaction: selects and claims up to {@code max} due rows (written at its commit). */
     private List<ClaimedSms> claimInTransaction(int max, Duration lease) {
         Instant now = now();
-        List<ClaimedSms> due = BatchSql.select(dataSource, """
-                select e.id, e.business_key, e.phone, e.text, e.attempts from sms_outbox e
-                where e.status = ? and e.next_attempt_at <= ?
-                  and not (e.event_type = ? and exists (
-                      select 1 from sms_outbox c
-                      where c.order_id = e.order_id and c.event_type = ? and c.status = ?))
-                order by e.next_attempt_at, e.id
-                limit ? for update skip locked""",
-                List.of(SmsStatus.PENDING, now, OrderEventType.CANCEL, OrderEventType.CREATE, SmsStatus.PENDING, max),
-                row -> new ClaimedSms(row.getLong("id"), UUID.randomUUID().toString(), row.getString("business_key"),
-                        row.getString("phone"), row.getString("text"), row.getInt("attempts") + 1));
-        if (due.isEmpty()) {
-            return due;
-        }
-        // One statement for the whole claim: each row gets its own token (CASE on the id).
-        StringBuilder tokens = new StringBuilder("case id");
-        List<Object> parameters = new ArrayList<>(due.size() * 3 + 2);
-        for (ClaimedSms claim : due) {
-            tokens.append(" when ? then ?");
-            parameters.add(claim.id());
-            parameters.add(claim.claimToken());
-        }
-        parameters.add(now.plus(lease));
-        parameters.add(now);
-        due.forEach(claim -> parameters.add(claim.id()));
-        BatchSql.update(dataSource, "update sms_outbox set attempts = attempts + 1, claim_token = "
-                + tokens + " end, next_attempt_at = ?, updated_at = ? where id in ("
-                + BatchSql.parameters(due.size()) + ")", parameters);
-        return due;
+        List<SmsOutboxEntry> due = SmsOutboxEntry.<SmsOutboxEntry> find("""
+                from SmsOutboxEntry e
+                where e.status = ?1 and e.nextAttemptAt <= ?2
+                  and not (e.eventType = ?3 and exists (
+                      from SmsOutboxEntry c
+                      where c.orderId = e.orderId and c.eventType = ?4 and c.status = ?1))
+                order by e.nextAttemptAt, e.rowId""",
+                SmsStatus.PENDING, now, OrderEventType.CANCEL, OrderEventType.CREATE)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).withHint(SpecHints.HINT_SPEC_LOCK_TIMEOUT, SKIP_LOCKED)
+                .range(0, max - 1).list();
+        return due.stream().map(entry -> {
+            entry.attempts++;
+            entry.claimToken = UUID.randomUUID().toString();
+            entry.nextAttemptAt = now.plus(lease);
+            entry.updatedAt = now;
+            return new ClaimedSms(entry.rowId, entry.claimToken, entry.businessKey, entry.phone, entry.text,
+                    entry.attempts);
+        }).toList();
     }
 
     /**
@@ -141,36 +130,31 @@ public class SmsOutbox {
             return 0;
         }
         Instant now = now();
-        List<Object> parameters = new ArrayList<>(claims.size() * 2 + 3);
-        parameters.addAll(List.of(SmsStatus.SENT, now, now));
-        claims.forEach(claim -> parameters.add(claim.id()));
-        claims.forEach(claim -> parameters.add(claim.claimToken()));
         // Claim tokens are unique per claim, so a row matches only its own claim's token: the ids
         // add no condition, they let the statement find the rows by primary key. claim_token has no
         // index; by the token alone every round would read the whole table.
-        return BatchSql.update(dataSource, "update sms_outbox set status = ?, sent_at = ?, updated_at = ?,"
-                + " last_error = null, claim_token = null where id in (" + BatchSql.parameters(claims.size())
-                + ") and claim_token in (" + BatchSql.parameters(claims.size()) + ")", parameters);
+        return SmsOutboxEntry.update("status = ?1, sentAt = ?2, updatedAt = ?2, lastError = null, claimToken = null"
+                + " where rowId in ?3 and claimToken in ?4", SmsStatus.SENT, now,
+                claims.stream().map(ClaimedSms::id).toList(), claims.stream().map(ClaimedSms::claimToken).toList());
     }
 
     /** A transient failure: PENDING again, due at {@code retryAt}. @return false when the claim had been lost */
     public boolean markForRetry(ClaimedSms claim, String error, Instant retryAt) {
-        return BatchSql.update(dataSource, "update sms_outbox set next_attempt_at = ?, updated_at = ?, last_error = ?,"
-                + " claim_token = null where id = ? and claim_token = ?", List.of(retryAt.truncatedTo(ChronoUnit.MILLIS),
-                        now(), truncate(error), claim.id(), claim.claimToken())) == 1;
+        return QuarkusTransaction.requiringNew().call(() -> SmsOutboxEntry.update("nextAttemptAt = ?1, updatedAt = ?2,"
+                + " lastError = ?3, claimToken = null where rowId = ?4 and claimToken = ?5",
+                retryAt.truncatedTo(ChronoUnit.MILLIS), now(), truncate(error), claim.id(), claim.claimToken())) == 1;
     }
 
     /** Refused, or out of attempts: FAILED, final. @return false when the claim had been lost */
     public boolean markFailed(ClaimedSms claim, String error) {
-        return BatchSql.update(dataSource, "update sms_outbox set status = ?, updated_at = ?, last_error = ?,"
-                + " claim_token = null where id = ? and claim_token = ?", List.of(SmsStatus.FAILED, now(),
-                        truncate(error), claim.id(), claim.claimToken())) == 1;
+        return QuarkusTransaction.requiringNew().call(() -> SmsOutboxEntry.update("status = ?1, updatedAt = ?2,"
+                + " lastError = ?3, claimToken = null where rowId = ?4 and claimToken = ?5", SmsStatus.FAILED, now(),
+                truncate(error), claim.id(), claim.claimToken())) == 1;
     }
 
     /** Every row of an order, oldest first. */
     public List<SmsOutboxEntry> ofOrder(String orderId) {
-        return BatchSql.select(dataSource, "select * from sms_outbox where order_id = ? order by created_at, id",
-                List.of(orderId), SmsOutboxEntry::read);
+        return SmsOutboxEntry.list("orderId", Sort.by("createdAt", "rowId"), orderId);
     }
 
     /**
@@ -182,8 +166,12 @@ public class SmsOutbox {
      * @return how many were deleted
      */
     public int deleteFinishedBefore(Instant cutoff, int max) {
-        return BatchSql.update(dataSource, "delete from sms_outbox where status in (?, ?, ?) and next_attempt_at < ?"
-                + " limit ?", List.of(SmsStatus.SENT, SmsStatus.FAILED, SmsStatus.WITHDRAWN, cutoff, max));
+        // Native: a DELETE with a LIMIT, so that one purge transaction holds few locks, is not JPA.
+        return SmsOutboxEntry.getEntityManager().createNativeQuery("delete from sms_outbox where status in (?1, ?2, ?3)"
+                + " and next_attempt_at < ?4 limit ?5")
+                .setParameter(1, SmsStatus.SENT.name()).setParameter(2, SmsStatus.FAILED.name())
+                .setParameter(3, SmsStatus.WITHDRAWN.name()).setParameter(4, cutoff).setParameter(5, max)
+                .executeUpdate();
     }
 
     /**
@@ -197,19 +185,15 @@ public class SmsOutbox {
             return List.of();
         }
         List<String> keys = orderIds.stream().map(id -> OrderMessaging.messageKey(id, OrderEventType.CREATE)).toList();
-        List<Object> lookup = new ArrayList<>(keys);
-        lookup.add(SmsStatus.HELD);
-        List<String> held = BatchSql.select(dataSource, "select business_key from sms_outbox where business_key in ("
-                + BatchSql.parameters(keys.size()) + ") and status = ? for update", lookup, row -> row.getString(1));
-        if (held.isEmpty()) {
-            return held;
-        }
+        List<SmsOutboxEntry> held = SmsOutboxEntry.<SmsOutboxEntry> find("businessKey in ?1 and status = ?2",
+                Sort.by("businessKey"), keys, SmsStatus.HELD).withLock(LockModeType.PESSIMISTIC_WRITE).list();
         Instant now = now();
-        List<Object> parameters = new ArrayList<>(List.of(SmsStatus.PENDING, now, now));
-        parameters.addAll(held);
-        BatchSql.update(dataSource, "update sms_outbox set status = ?, next_attempt_at = ?, updated_at = ?"
-                + " where business_key in (" + BatchSql.parameters(held.size()) + ")", parameters);
-        return held;
+        held.forEach(entry -> {
+            entry.status = SmsStatus.PENDING;
+            entry.nextAttemptAt = now;
+            entry.updatedAt = now;
+        });
+        return held.stream().map(entry -> entry.businessKey).toList();
     }
 
     private static String truncate(String error) {
