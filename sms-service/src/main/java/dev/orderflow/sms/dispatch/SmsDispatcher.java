@@ -26,7 +26,7 @@ import dev.orderflow.sms.gateway.SmsGateway;
 import dev.orderflow.sms.gateway.SmsGatewayUnavailableException;
 import dev.orderflow.sms.gateway.SmsRejectedException;
 import dev.orderflow.sms.gateway.SmsRequest;
-import dev.orderflow.sms.intent.SmsIntentRecorded;
+import dev.orderflow.sms.intent.TextsDue;
 import dev.orderflow.sms.outbox.ClaimedSms;
 import dev.orderflow.sms.outbox.SmsOutbox;
 import io.micrometer.core.instrument.Counter;
@@ -145,8 +145,8 @@ public class SmsDispatcher {
         }
     }
 
-    /** Wakes the dispatcher once the consume transaction that recorded a text has committed. */
-    void onIntentCommitted(@Observes(during = TransactionPhase.AFTER_SUCCESS) SmsIntentRecorded recorded) {
+    /** Wakes the dispatcher once the transaction that made texts due has committed. */
+    void onTextsDue(@Observes(during = TransactionPhase.AFTER_SUCCESS) TextsDue due) {
         wakeUp();
     }
 

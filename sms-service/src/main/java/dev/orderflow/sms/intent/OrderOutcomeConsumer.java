@@ -39,12 +39,12 @@ public class OrderOutcomeConsumer {
     private static final Logger LOG = Logger.getLogger(OrderOutcomeConsumer.class);
 
     private final SmsOutbox outbox;
-    private final Event<SmsIntentRecorded> released;
+    private final Event<TextsDue> due;
 
     @Inject
-    public OrderOutcomeConsumer(SmsOutbox outbox, Event<SmsIntentRecorded> released) {
+    public OrderOutcomeConsumer(SmsOutbox outbox, Event<TextsDue> due) {
         this.outbox = outbox;
-        this.released = released;
+        this.due = due;
     }
 
     @Incoming("order-outcomes")
@@ -64,8 +64,12 @@ public class OrderOutcomeConsumer {
             }
         }
         try {
-            QuarkusTransaction.requiringNew().run(() -> outbox.releaseConfirmations(completed)
-                    .forEach(key -> released.fire(new SmsIntentRecorded(key))));
+            QuarkusTransaction.requiringNew().run(() -> {
+                int released = outbox.releaseConfirmations(completed);
+                if (released > 0) {
+                    due.fire(new TextsDue(released));
+                }
+            });
         } catch (RuntimeException e) {
             LOG.warnf("Releasing %d confirmation(s) failed, redelivering: %s", completed.size(), e.getMessage());
             return batch.nack(e);

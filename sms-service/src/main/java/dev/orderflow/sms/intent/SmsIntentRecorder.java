@@ -54,14 +54,14 @@ public class SmsIntentRecorder {
 
     private final TransactionSynchronizationRegistry transactions;
     private final CancelBeforeCreateGuard guard;
-    private final Event<SmsIntentRecorded> recorded;
+    private final Event<TextsDue> due;
 
     @Inject
     public SmsIntentRecorder(TransactionSynchronizationRegistry transactions, CancelBeforeCreateGuard guard,
-            Event<SmsIntentRecorded> recorded) {
+            Event<TextsDue> due) {
         this.transactions = transactions;
         this.guard = guard;
-        this.recorded = recorded;
+        this.due = due;
     }
 
     /** The pipeline's {@link dev.orderflow.consumer.MessageHandler} for order events. */
@@ -99,7 +99,7 @@ public class SmsIntentRecorder {
             keysWithRows().add(businessKey);
         }
         if (!confirmation) {
-            recorded.fire(new SmsIntentRecorded(businessKey));
+            due.fire(new TextsDue(1));
         }
         return Outcome.done();
     }

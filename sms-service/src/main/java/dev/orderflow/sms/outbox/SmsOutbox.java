@@ -50,8 +50,9 @@ public class SmsOutbox {
         // due index says so without a transaction and a locking read (at a few orders a second, that
         // transaction would be one of the sms-service's four commits per order). A row committed
         // just after it is claimed by the sweep its own consume transaction wakes.
-        if (SmsOutboxEntry.find("status = ?1 and nextAttemptAt <= ?2", SmsStatus.PENDING, now()).firstResultOptional()
-                .isEmpty()) {
+        if (SmsOutboxEntry.getEntityManager().createQuery("select 1 from SmsOutboxEntry where status = ?1"
+                + " and nextAttemptAt <= ?2", Integer.class).setParameter(1, SmsStatus.PENDING).setParameter(2, now())
+                .setMaxResults(1).getResultList().isEmpty()) {
             return List.of();
         }
         return QuarkusTransaction.requiringNew().call(() -> claimInTransaction(max, lease));
@@ -176,24 +177,18 @@ public class SmsOutbox {
 
     /**
      * Releases the held confirmations of orders that COMPLETED: each becomes PENDING and due now, in
-     * the caller's transaction. A confirmation already released, sent or withdrawn is left alone.
+     * the caller's transaction, with one statement (the UPDATE locks the rows it changes). A
+     * confirmation already released, sent or withdrawn is left alone.
      *
-     * @return the business keys released
+     * @return how many were released
      */
-    public List<String> releaseConfirmations(List<String> orderIds) {
+    public int releaseConfirmations(List<String> orderIds) {
         if (orderIds.isEmpty()) {
-            return List.of();
+            return 0;
         }
         List<String> keys = orderIds.stream().map(id -> OrderMessaging.messageKey(id, OrderEventType.CREATE)).toList();
-        List<SmsOutboxEntry> held = SmsOutboxEntry.<SmsOutboxEntry> find("businessKey in ?1 and status = ?2",
-                Sort.by("businessKey"), keys, SmsStatus.HELD).withLock(LockModeType.PESSIMISTIC_WRITE).list();
-        Instant now = now();
-        held.forEach(entry -> {
-            entry.status = SmsStatus.PENDING;
-            entry.nextAttemptAt = now;
-            entry.updatedAt = now;
-        });
-        return held.stream().map(entry -> entry.businessKey).toList();
+        return SmsOutboxEntry.update("status = ?1, nextAttemptAt = ?2, updatedAt = ?2 where businessKey in ?3"
+                + " and status = ?4", SmsStatus.PENDING, now(), keys, SmsStatus.HELD);
     }
 
     private static String truncate(String error) {
