@@ -24,11 +24,13 @@ class LoadOptionsTest {
     @Test
     void servicesAndBrokerRunC1OnlyUnlessC2IsAsked() {
         assertThat(LoadOptions.parse().serviceJvmOptions())
-                .containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:MetaspaceSize=64m");
+                .containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:MetaspaceSize=64m", "-Xms16m",
+                        "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-XX:TrimNativeHeapInterval=5000");
         assertThat(LoadOptions.parse("--jit", "c2", "--jvm-options", "-Xmx128m -Dx=y broker:-Xmx192m")
                 .serviceJvmOptions())
-                .containsExactly("-XX:+UseSerialGC", "-XX:MetaspaceSize=64m", "broker:-XX:TieredStopAtLevel=4", "-Xmx128m", "-Dx=y",
-                        "broker:-Xmx192m");
+                .containsExactly("-XX:+UseSerialGC", "-XX:MetaspaceSize=64m", "-Xms16m", "-XX:MinHeapFreeRatio=20",
+                        "-XX:MaxHeapFreeRatio=40", "-XX:TrimNativeHeapInterval=5000", "broker:-XX:TieredStopAtLevel=4",
+                        "-Xmx128m", "-Dx=y", "broker:-Xmx192m");
     }
 
     @Test

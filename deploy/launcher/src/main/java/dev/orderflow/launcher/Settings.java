@@ -57,9 +57,14 @@ public record Settings(
      * at the JVM's default first threshold (about 21 MB) loading them costs two full collections at
      * every start, each stopping every thread (start-up included) for 26-42 ms alone and up to 270 ms
      * while the five start together: with a 64 MB threshold there are none. Each service's heap is
-     * its {@link ServiceSpec#maxHeap()}, given before these.
+     * its {@link ServiceSpec#maxHeap()}, given before these; it starts at 16 MB and is kept 20-40 %
+     * free instead of being committed whole (the default first heap here is the maximum), and the
+     * C heap is given back to the system every 5 s (JDK 17.0.9 or later): 10-28 MB less RSS per
+     * service under load, no throughput change measured, a few more young collections.
      */
-    public static final String DEFAULT_SERVICE_JVM_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:MetaspaceSize=64m";
+    public static final String DEFAULT_SERVICE_JVM_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+            + " -XX:MetaspaceSize=64m -Xms16m -XX:MinHeapFreeRatio=20 -XX:MaxHeapFreeRatio=40"
+            + " -XX:TrimNativeHeapInterval=5000";
 
     /** The defaults above, overridden by {@code -Dorderflow.local.*} system properties. */
     public static Settings fromSystemProperties(Path root) {
