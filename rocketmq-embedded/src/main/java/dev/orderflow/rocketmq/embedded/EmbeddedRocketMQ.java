@@ -417,15 +417,10 @@ public final class EmbeddedRocketMQ implements AutoCloseable {
          * The check interval stays above the time an application needs to answer a check on a
          * loaded machine: with 1 s, a second check of a half message whose COMMIT answer was
          * still on its way commits it twice (two visible messages, seen in CI at load 20+).
-         * A half message is checked up to 100 times (5 min), not 15 (45 s): a check that finds no
-         * producer of the group still counts, and after a broker restart producers register again
-         * only with their next heartbeat (every 30 s), so a restart plus that gap used to exhaust
-         * the checks of a half message whose order row had committed, and drop it.
          */
         public static Options forTests(Path dataDir) {
             return new Options(dataDir)
                     .transactionCheckInterval(Duration.ofSeconds(3))
-                    .transactionCheckMax(100)
                     .transactionOpBatchInterval(Duration.ofMillis(300))
                     .transactionTimeout(Duration.ofSeconds(2))
                     .messageDelayLevel("1s 1s 1s 2s 2s 2s 3s 3s 3s 4s 4s 4s 5s 5s 5s 6s 6s 6s");
