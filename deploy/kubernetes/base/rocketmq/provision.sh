@@ -43,10 +43,11 @@ TOPICS="order_topic:8 order_result_topic:8 order_outcome_topic:8 access_log_topi
 # (OrderOutcome.TOPIC: status-service sends, order-service and sms-service consume). %DLQ%<group>
 # is a consumer group's dead-letter topic, written by the connector itself. A consumed topic also
 # needs Get: a group with no offset on a queue whose first messages are gone asks for the queue's
-# minimum or maximum offset. A resource appears in one line per account only: a later grant of the
-# same resource replaces the earlier one.
+# minimum or maximum offset. order-service's answers to the broker's check-backs of its half
+# messages name RMQ_SYS_TRANS_HALF_TOPIC: without Pub there the broker drops them. A resource
+# appears in one line per account only: a later grant of the same resource replaces the earlier one.
 GRANTS="
-order-service|Pub|Topic:order_topic,Topic:access_log_topic,Topic:%DLQ%order_outcome_group
+order-service|Pub|Topic:order_topic,Topic:access_log_topic,Topic:%DLQ%order_outcome_group,Topic:RMQ_SYS_TRANS_HALF_TOPIC
 order-service|Sub,Get|Topic:order_outcome_topic
 order-service|Sub|Group:order_outcome_group
 inventory-service|Pub|Topic:order_result_topic,Topic:%DLQ%inventory_group

@@ -143,7 +143,7 @@ public final class BrokerAccounts {
         String smsOutcomeGroup = "sms_outcome_group";
         return switch (service) {
             case "order-service" -> user.publishes(OrderMessaging.TOPIC, "access_log_topic", dlq(outcomeGroup))
-                    .subscribes(OrderOutcome.TOPIC).consumesAs(outcomeGroup);
+                    .answersCheckBacks().subscribes(OrderOutcome.TOPIC).consumesAs(outcomeGroup);
             case "inventory-service" -> consumer(user, OrderMessaging.INVENTORY_GROUP);
             case "points-service" -> consumer(user, OrderMessaging.POINTS_GROUP);
             case "sms-service" -> consumer(user, OrderMessaging.SMS_GROUP).publishes(dlq(smsOutcomeGroup))

@@ -7,6 +7,7 @@ import java.util.Objects;
 
 import org.apache.rocketmq.auth.authorization.model.Resource;
 import org.apache.rocketmq.common.action.Action;
+import org.apache.rocketmq.common.topic.TopicValidator;
 
 /**
  * A user of a broker started with access control ({@link EmbeddedRocketMQ.Options#accessControl}):
@@ -54,9 +55,20 @@ public final class BrokerUser {
         return new BrokerUser(accessKey, secretKey, true);
     }
 
-    /** May send to these topics ({@code Pub}), transactional half messages and their commit included. */
+    /** May send to these topics ({@code Pub}), transactional half messages and the sender's own commit included. */
     public BrokerUser publishes(String... topics) {
         return allow("Topic", topics, Action.PUB);
+    }
+
+    /**
+     * May answer the broker's check-back of its transactional half messages: the answer (COMMIT or
+     * ROLLBACK) names the half-message topic ({@code RMQ_SYS_TRANS_HALF_TOPIC}), not the message's,
+     * and needs {@code Pub} there. Without it the broker drops the answer without a reply (it is a
+     * one-way request), asks again, and after its last check discards the half message: a local
+     * transaction that committed without reporting it would never have its message.
+     */
+    public BrokerUser answersCheckBacks() {
+        return allow("Topic", new String[] { TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC }, Action.PUB);
     }
 
     /**

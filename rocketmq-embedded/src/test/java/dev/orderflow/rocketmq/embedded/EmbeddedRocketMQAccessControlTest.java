@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
@@ -20,13 +21,17 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.TopicAttributes;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.action.Action;
 import org.apache.rocketmq.common.attribute.TopicMessageType;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
@@ -78,6 +83,9 @@ class EmbeddedRocketMQAccessControlTest {
             .subscribes("%DLQ%*")
             .consumesAs(DLQ_BROWSER_GROUP, REDRIVE_GROUP);
     private static final BrokerUser ROOT = BrokerUser.superUser("acl-root", "root-secret");
+    private static final String TX_PRODUCER_GROUP = "acl_orders_tx";
+    private static final BrokerUser TX_PRODUCER = BrokerUser.of("acl-tx-orders", "tx-orders-secret").publishes(ORDERS)
+            .answersCheckBacks();
 
     private static EmbeddedRocketMQ rocketMQ;
     private static DefaultMQPushConsumer consumer;
@@ -87,7 +95,7 @@ class EmbeddedRocketMQAccessControlTest {
     static void start() {
         rocketMQ = EmbeddedRocketMQ.start(EmbeddedRocketMQ.Options.forTests(
                 Path.of("target", "embedded-acl-test-" + System.nanoTime()))
-                .accessControl(PRODUCER, CONSUMER, STRANGER, ADMIN, ROOT));
+                .accessControl(PRODUCER, CONSUMER, STRANGER, ADMIN, ROOT, TX_PRODUCER));
         rocketMQ.createTopics(List.of(ORDERS, OTHER_TOPIC, DLQ, RETRY), 2);
     }
 
@@ -240,6 +248,45 @@ class EmbeddedRocketMQAccessControlTest {
     void aSuperUserIsAllowedEverything() throws Exception {
         assertThat(send(hook(ROOT), "root_producer", ORDERS, "root")).isEqualTo(SendStatus.SEND_OK);
         assertThat(pull(hook(ROOT), OTHER_GROUP, ORDERS)).isEqualTo(PullStatus.FOUND);
+    }
+
+    /**
+     * The broker asks the producer group about a half message whose outcome it never got (the
+     * sender crashed after its local commit), and the answer COMMIT makes the message visible: the
+     * answer names the half-message topic, which the producer's user must be granted too.
+     */
+    @Test
+    @Order(6)
+    void aTransactionalSendersCheckBackAnswerCommitsTheMessage() throws Exception {
+        TransactionMQProducer producer = new TransactionMQProducer(TX_PRODUCER_GROUP, hook(TX_PRODUCER));
+        producer.setNamesrvAddr(rocketMQ.nameServerAddress());
+        producer.setInstanceName("acl-tx-" + System.nanoTime());
+        AtomicInteger checks = new AtomicInteger();
+        producer.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                return LocalTransactionState.UNKNOW; // as a sender that died before reporting its commit
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                checks.incrementAndGet();
+                return LocalTransactionState.COMMIT_MESSAGE;
+            }
+        });
+        producer.start();
+        try {
+            assertThat(producer.sendMessageInTransaction(new Message(ORDERS, "tag",
+                    "committed by check-back".getBytes(StandardCharsets.UTF_8)), null).getSendStatus())
+                    .isEqualTo(SendStatus.SEND_OK);
+            WITHIN_30_S.alias("the check-back's COMMIT makes the message visible to the consumer")
+                    .until(() -> consumed.contains("committed by check-back"));
+            // Asked once, answered once: the broker took the answer and asked no more.
+            Awaitility.await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12))
+                    .untilAsserted(() -> assertThat(checks.get()).isEqualTo(1));
+        } finally {
+            producer.shutdown();
+        }
     }
 
     private static RPCHook hook(BrokerUser user) {
