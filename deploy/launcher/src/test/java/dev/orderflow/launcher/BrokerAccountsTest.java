@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
+import org.apache.rocketmq.common.topic.TopicValidator;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.rocketmq.embedded.BrokerUser;
@@ -38,6 +39,9 @@ class BrokerAccountsTest {
                 "inventory-service", "sms-service", "points-service", "status-service", BrokerAccounts.TOOLS);
         assertThat(accounts.users()).filteredOn(BrokerUser::isSuperUser).extracting(BrokerUser::accessKey)
                 .containsExactly(BrokerAccounts.TOOLS);
+        // The transactional sender answers the broker's check-backs, which name the half-message topic.
+        assertThat(accounts.users()).filteredOn(user -> user.toString().contains(TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC))
+                .extracting(BrokerUser::accessKey).containsExactly("order-service");
         assertThat(BrokerAccounts.properties("points-service"))
                 .containsEntry("mp.messaging.connector.smallrye-rocketmq.access-key", "points-service");
         assertThat(accounts.environment("points-service"))
