@@ -68,7 +68,7 @@ public final class BrokerUser {
      * transaction that committed without reporting it would never have its message.
      */
     public BrokerUser answersCheckBacks() {
-        return allow("Topic", new String[] { TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC }, Action.PUB);
+        return publishes(TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC);
     }
 
     /**
