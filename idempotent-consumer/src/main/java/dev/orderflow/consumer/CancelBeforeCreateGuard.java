@@ -187,7 +187,7 @@ public class CancelBeforeCreateGuard {
         lookup.addAll(orderIds);
         Map<String, Progress> rows = new HashMap<>();
         for (String[] row : BatchSql.query(dataSource, "select order_id, state from order_event_progress"
-                + BatchSql.PRIMARY_KEY_HINT + " where consumer_group = ? and order_id in ("
+                + LockedEntities.PRIMARY_KEY_HINT + " where consumer_group = ? and order_id in ("
                 + BatchSql.parameters(orderIds.size()) + ") for update", lookup)) {
             rows.put(row[0], new Progress(row[0], NEW.equals(row[1]) ? null : State.valueOf(row[1])));
         }

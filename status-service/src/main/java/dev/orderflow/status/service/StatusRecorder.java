@@ -22,6 +22,7 @@ import javax.sql.DataSource;
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.ConsumeReporter;
+import dev.orderflow.consumer.LockedEntities;
 import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.consumer.PendingReport;
@@ -261,7 +262,7 @@ public class StatusRecorder {
      * outcomes: two statements for any number of orders. The insert takes the row lock on a
      * duplicate too (ON DUPLICATE KEY), so two transactions for one new order queue up instead of
      * deadlocking on a shared-then-exclusive lock upgrade. The select is held to the primary key
-     * ({@link BatchSql#PRIMARY_KEY_HINT}).
+     * ({@link LockedEntities#PRIMARY_KEY_HINT}).
      */
     private Map<String, OrderRows> lockOrders(List<String> orderIds) {
         Instant now = now();
@@ -270,7 +271,7 @@ public class StatusRecorder {
                 "order_id");
         Map<String, OrderRows> orders = new HashMap<>();
         BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS + ", "
-                + ConsumerOutcome.SELECT_COLUMNS + " from " + STATUS_TABLE + " s" + BatchSql.PRIMARY_KEY_HINT
+                + ConsumerOutcome.SELECT_COLUMNS + " from " + STATUS_TABLE + " s" + LockedEntities.PRIMARY_KEY_HINT
                 + " left join " + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
                 + BatchSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
                     String orderId = row.getString("order_id");
