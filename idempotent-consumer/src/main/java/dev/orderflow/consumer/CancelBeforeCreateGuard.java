@@ -2,18 +2,20 @@ package dev.orderflow.consumer;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.Query;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * Makes create and cancel (or fail) of one order take effect in that order in a consumer group,
@@ -31,7 +33,7 @@ import dev.orderflow.order.events.OrderEventType;
  * row for the order (creating it if needed), inside the pipeline's transaction, so concurrent
  * deliveries of the two events on two queues or two instances are decided one after the other.
  * In a batch, the rows of all the batch's orders are locked by the first event's call, in
- * order-id order, and the new states are written as one JDBC batch at the commit. Use it
+ * order-id order, and the new states are written in one statement before the commit. Use it
  * inside a {@link MessageHandler}:
  *
  * <pre>{@code
@@ -86,14 +88,12 @@ public class CancelBeforeCreateGuard {
         Outcome apply() throws Exception;
     }
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final TransactionSynchronizationRegistry transactions;
-    /** The progress table of each consumer group: a group's rows are locked together. */
-    private final Map<String, LockedEntities.Table<OrderEventProgress>> tables = new ConcurrentHashMap<>();
 
     @Inject
-    public CancelBeforeCreateGuard(EntityManager entityManager, TransactionSynchronizationRegistry transactions) {
-        this.entityManager = entityManager;
+    public CancelBeforeCreateGuard(DataSource dataSource, TransactionSynchronizationRegistry transactions) {
+        this.dataSource = dataSource;
         this.transactions = transactions;
     }
 
@@ -106,38 +106,37 @@ public class CancelBeforeCreateGuard {
      *         {@value #FAILED_BEFORE_CREATE} for a create after its fail
      */
     public Outcome apply(OrderEvent event, ConsumeContext context, Effect effect) throws Exception {
+        LockedRows<String, Progress> progress = progress(context.consumerGroup());
         String orderId = event.orderId();
-        OrderEventProgress row = LockedEntities.of(transactions, entityManager, table(context.consumerGroup()))
-                .row(orderId);
+        Progress row = progress.row(orderId);
         if (row == null) {
             // lock() inserts every missing row before reading them back, so this is a bug, not bad input.
             throw new IllegalStateException("order_event_progress row of " + orderId + " not read back after its insert");
         }
-        State state = stateOf(row);
         if (event.eventType() == OrderEventType.CREATE) {
-            if (state == State.CANCELLED_BEFORE_CREATE) {
+            if (row.state == State.CANCELLED_BEFORE_CREATE) {
                 return Outcome.rejected(CANCELLED_BEFORE_CREATE);
             }
-            if (state == State.FAILED_BEFORE_CREATE) {
+            if (row.state == State.FAILED_BEFORE_CREATE) {
                 return Outcome.rejected(FAILED_BEFORE_CREATE);
             }
             Outcome outcome = effect.apply();
-            save(row, State.CREATED);
+            save(progress, row, State.CREATED);
             return outcome;
         }
         if (event.eventType() == OrderEventType.FAIL) {
-            return compensate(row, state, effect);
+            return compensate(progress, row, effect);
         }
-        if (state == null) {
-            save(row, State.CANCELLED_BEFORE_CREATE);
+        if (row.state == null) {
+            save(progress, row, State.CANCELLED_BEFORE_CREATE);
             return Outcome.done();
         }
-        if (state != State.CREATED) {
+        if (row.state != State.CREATED) {
             // A second cancel, or a cancel after the order failed, cannot come from order-service; nothing left to reverse.
             return Outcome.done();
         }
         Outcome outcome = effect.apply();
-        save(row, State.CANCELLED);
+        save(progress, row, State.CANCELLED);
         return outcome;
     }
 
@@ -147,60 +146,75 @@ public class CancelBeforeCreateGuard {
      * way); a fail before the create leaves a tombstone, so the late create applies nothing.
      * Order-service fails only an order it did not cancel, so after a cancel there is nothing left to do.
      */
-    private static Outcome compensate(OrderEventProgress row, State state, Effect effect) throws Exception {
-        if (state == State.CANCELLED || state == State.CANCELLED_BEFORE_CREATE || state == State.FAILED
-                || state == State.FAILED_BEFORE_CREATE) {
+    private static Outcome compensate(LockedRows<String, Progress> progress, Progress row, Effect effect)
+            throws Exception {
+        if (row.state == State.CANCELLED || row.state == State.CANCELLED_BEFORE_CREATE || row.state == State.FAILED
+                || row.state == State.FAILED_BEFORE_CREATE) {
             return Outcome.done();
         }
         Outcome outcome = effect.apply();
-        save(row, state == null ? State.FAILED_BEFORE_CREATE : State.FAILED);
+        save(progress, row, row.state == null ? State.FAILED_BEFORE_CREATE : State.FAILED);
         return outcome;
     }
 
-    /** The row's state; null while the group has consumed nothing of the order. */
-    private static State stateOf(OrderEventProgress row) {
-        return NEW.equals(row.state) ? null : State.valueOf(row.state);
-    }
-
-    /** Changes the locked (managed) row: Hibernate writes it at the commit, with the batch's other changes. */
-    private static void save(OrderEventProgress row, State state) {
-        row.state = state.name();
-        row.updatedAt = now();
+    private static void save(LockedRows<String, Progress> progress, Progress row, State state) {
+        row.state = state;
+        progress.changed(row.orderId);
+        progress.writeUnlessDeferred();
     }
 
     /**
-     * The group's progress table for {@link LockedEntities}: inside the pipeline the first call locks
-     * the rows of every order in the batch at once (in order-id order, so that concurrent batches
-     * take them in the same order), creating the missing ones; outside it, each call locks its own
-     * order's row.
+     * The group's progress rows held by the current transaction ({@link LockedRows}): inside the
+     * pipeline the first call locks the rows of every order in the batch at once (in order-id
+     * order, so that concurrent batches take them in the same order) and the new states are written
+     * in one statement when the batch ends; outside it, each call locks and writes its own order's row.
      */
-    private LockedEntities.Table<OrderEventProgress> table(String group) {
-        return tables.computeIfAbsent(group, g -> new LockedEntities.Table<>(OrderEventProgress.class,
-                "order_event_progress", "order_id", row -> row.orderId,
+    private LockedRows<String, Progress> progress(String group) {
+        return LockedRows.of(transactions, new ProgressKey(group),
                 payload -> payload instanceof OrderEvent event ? List.of(event.orderId()) : List.of(),
-                (entityManager, orderIds) -> createMissing(entityManager, g, orderIds), "consumer_group", g));
+                orderIds -> lock(group, orderIds), changed -> write(group, changed));
     }
 
-    /**
-     * Creates the missing rows as NEW; inserting or touching a row takes its exclusive lock, so the
-     * order's other event waits here. Native: JPA has no upsert.
-     */
-    private static void createMissing(EntityManager entityManager, String group, List<String> orderIds) {
-        StringBuilder rows = new StringBuilder();
-        int last = orderIds.size() + 3;
-        for (int i = 1; i <= orderIds.size(); i++) {
-            rows.append(i == 1 ? "" : ", ").append("(?").append(last - 2).append(", ?").append(i).append(", ?")
-                    .append(last - 1).append(", ?").append(last).append(')');
+    /** Creates the missing rows and locks them all until commit; reads their states. */
+    private Map<String, Progress> lock(String group, List<String> orderIds) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
+        BatchSql.insertOrTouch(dataSource, "order_event_progress",
+                List.of("consumer_group", "order_id", "state", "updated_at"),
+                orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, NEW, now)).toList(), "order_id");
+        List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
+        lookup.add(group);
+        lookup.addAll(orderIds);
+        Map<String, Progress> rows = new HashMap<>();
+        for (String[] row : BatchSql.query(dataSource, "select order_id, state from order_event_progress"
+                + BatchSql.PRIMARY_KEY_HINT + " where consumer_group = ? and order_id in ("
+                + BatchSql.parameters(orderIds.size()) + ") for update", lookup)) {
+            rows.put(row[0], new Progress(row[0], NEW.equals(row[1]) ? null : State.valueOf(row[1])));
         }
-        Query create = entityManager.createNativeQuery("insert into order_event_progress (consumer_group, order_id,"
-                + " state, updated_at) values " + rows + " on duplicate key update order_id = order_id");
-        for (int i = 1; i <= orderIds.size(); i++) {
-            create.setParameter(i, orderIds.get(i - 1));
-        }
-        create.setParameter(last - 2, group).setParameter(last - 1, NEW).setParameter(last, now()).executeUpdate();
+        return rows;
     }
 
-    private static Instant now() {
-        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    /** Writes the changed states in one statement (the rows exist and are locked by this transaction). */
+    private void write(String group, List<Progress> changed) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        BatchSql.upsert(dataSource, "order_event_progress", List.of("consumer_group", "order_id", "state",
+                "updated_at"), changed.stream().<List<?>> map(row -> List.of(group, row.orderId, row.state, now))
+                        .toList(),
+                List.of("consumer_group", "order_id"));
+    }
+
+    /** Resource key of a group's progress rows in the transaction. */
+    private record ProgressKey(String group) {
+    }
+
+    /** A locked progress row: the order's state, null while the group has consumed nothing of it. */
+    private static final class Progress {
+        private final String orderId;
+        private State state;
+
+        Progress(String orderId, State state) {
+            this.orderId = orderId;
+            this.state = state;
+        }
     }
 }

@@ -1,14 +1,17 @@
 package dev.orderflow.consumer;
 
 import java.time.Instant;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
+
+import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduler;
@@ -24,14 +27,14 @@ public class ConsumeRecordPurger {
 
     private static final Logger LOG = Logger.getLogger(ConsumeRecordPurger.class);
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final IdempotentConsumerConfig config;
     private final Scheduler scheduler;
     private RetentionPurge timer;
 
     @Inject
-    public ConsumeRecordPurger(EntityManager entityManager, IdempotentConsumerConfig config, Scheduler scheduler) {
-        this.entityManager = entityManager;
+    public ConsumeRecordPurger(DataSource dataSource, IdempotentConsumerConfig config, Scheduler scheduler) {
+        this.dataSource = dataSource;
         this.config = config;
         this.scheduler = scheduler;
     }
@@ -54,23 +57,26 @@ public class ConsumeRecordPurger {
     /** Deletes rows processed before {@code cutoff} in batches of the configured size; returns the count. */
     public int purgeProcessedBefore(Instant cutoff) {
         int batchSize = config.purgeBatchSize();
-        int total = RetentionPurge.deleteInBatches(batchSize,
-                () -> deleteBatch("delete from consume_record where processed_at < ?1 limit ?2", cutoff, batchSize));
+        int total = RetentionPurge.deleteInBatches(batchSize, () -> deleteBatch(cutoff, batchSize));
         if (total > 0) {
             LOG.infof("Purged %d consume_record rows processed before %s", total, cutoff);
         }
         // Tombstones of CancelBeforeCreateGuard have the same lifetime as the records they stand beside.
-        int progress = RetentionPurge.deleteInBatches(batchSize,
-                () -> deleteBatch("delete from order_event_progress where updated_at < ?1 limit ?2", cutoff, batchSize));
+        int progress = RetentionPurge.deleteInBatches(batchSize, () -> BatchSql.update(dataSource,
+                "delete from order_event_progress where updated_at < ? limit ?", List.of(cutoff, batchSize)));
         if (progress > 0) {
             LOG.infof("Purged %d order_event_progress rows last updated before %s", progress, cutoff);
         }
         return total;
     }
 
-    /** Runs a {@code delete … where <time> < ?1 limit ?2}, in the caller's transaction. */
-    private int deleteBatch(String delete, Instant cutoff, int batchSize) {
-        // Native: a DELETE with a LIMIT, so that one purge transaction holds few locks, is not JPA.
-        return entityManager.createNativeQuery(delete).setParameter(1, cutoff).setParameter(2, batchSize).executeUpdate();
+    private int deleteBatch(Instant cutoff, int batchSize) {
+        List<Long> ids = BatchSql.select(dataSource, "select id from consume_record where processed_at < ?"
+                + " order by id limit ?", List.of(cutoff, batchSize), row -> row.getLong(1));
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return BatchSql.update(dataSource, "delete from consume_record where id in (" + BatchSql.parameters(ids.size())
+                + ")", ids);
     }
 }

@@ -1,6 +1,8 @@
 package dev.orderflow.consumer;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,18 +19,18 @@ import java.util.concurrent.TimeoutException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
+
+import javax.sql.DataSource;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
-import org.hibernate.jpa.SpecHints;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.OutgoingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -80,10 +82,7 @@ public class ConsumeReportRelay {
     /** Most ids in one DELETE statement. */
     private static final int MAX_DELETE_IDS = 1000;
 
-    /** The lock timeout that makes a locking read skip rows other transactions hold (FOR UPDATE SKIP LOCKED). */
-    private static final int SKIP_LOCKED = -2;
-
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     /** Object: a batch's payload is the List of report bodies. */
     private final Emitter<Object> emitter;
     private final IdempotentConsumerConfig.Reporting config;
@@ -103,9 +102,9 @@ public class ConsumeReportRelay {
     private volatile boolean running;
 
     @Inject
-    public ConsumeReportRelay(EntityManager entityManager,
+    public ConsumeReportRelay(DataSource dataSource,
             @Channel(CHANNEL) Emitter<Object> emitter, IdempotentConsumerConfig config) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.emitter = emitter;
         this.config = config.reporting();
     }
@@ -239,19 +238,20 @@ public class ConsumeReportRelay {
     }
 
     /**
-     * Deletes the sent rows, each chunk in a transaction of its own (nothing else is read or
-     * written with them). A failure leaves them held, for the next round.
+     * Deletes the sent rows with auto-commit statements on a connection of its own (no transaction:
+     * nothing else is read or written with them). A failure leaves them
+     * held, for the next round.
      */
     private void deleteSent() {
         if (sentNotDeleted.isEmpty()) {
             return;
         }
-        try {
+        try (Connection connection = dataSource.getConnection()) {
             for (int from = 0; from < sentNotDeleted.size(); from += MAX_DELETE_IDS) {
                 List<Long> ids = sentNotDeleted.subList(from, Math.min(sentNotDeleted.size(), from + MAX_DELETE_IDS));
-                QuarkusTransaction.requiringNew().run(() -> deleteRows(ids));
+                BatchSql.update(connection, deleteByIds(ids.size()), ids);
             }
-        } catch (RuntimeException e) {
+        } catch (SQLException e) {
             throw new IllegalStateException("Could not delete " + sentNotDeleted.size()
                     + " sent report(s) from the outbox; they stay held and are deleted by a later round", e);
         }
@@ -286,11 +286,10 @@ public class ConsumeReportRelay {
         // leaves rows younger than one sweep interval to the in-memory way (a relay that is not
         // running holds nothing, and takes every row).
         Instant createdBefore = running ? Instant.now().minus(config.sweepInterval()) : Instant.now().plusSeconds(60);
-        // Nearly every sweep finds nothing: one plain read says so without a locking read (a row
-        // committed just after it waits for the next sweep).
-        if (QuarkusTransaction.requiringNew().call(() -> entityManager.createQuery(
-                "select 1 from PendingReport where createdAt < :before", Integer.class)
-                .setParameter("before", createdBefore).setMaxResults(1).getResultList()).isEmpty()) {
+        // Nearly every sweep finds nothing: one plain read says so without a transaction and a locking read
+        // (a row committed just after it waits for the next sweep).
+        if (BatchSql.query(dataSource, "select 1 from consume_report where created_at < ? limit 1", List.of(createdBefore))
+                .isEmpty()) {
             return 0;
         }
         while (true) {
@@ -309,16 +308,14 @@ public class ConsumeReportRelay {
     }
 
     private Batch relayBatch(long afterId, Instant createdBefore) {
-        List<PendingReport> fetched = entityManager.createQuery("from PendingReport where id > :after"
-                + " and createdAt < :before order by id", PendingReport.class)
-                .setParameter("after", afterId).setParameter("before", createdBefore)
-                .setMaxResults(config.batchSize())
-                .setLockMode(LockModeType.PESSIMISTIC_WRITE).setHint(SpecHints.HINT_SPEC_LOCK_TIMEOUT, SKIP_LOCKED)
-                .getResultList();
+        List<PendingReport> fetched = BatchSql.select(dataSource, "select id, consumer_group, message_key,"
+                + " report_key, consumer, outcome, body, created_at from consume_report where id > ?"
+                + " and created_at < ? order by id limit ? for update skip locked",
+                List.of(afterId, createdBefore, config.batchSize()), PendingReport::read);
         List<PendingReport> rows = fetched.stream().filter(row -> !held.contains(row.id)).toList();
         int sent = sendInOrder(rows);
         if (sent > 0) {
-            deleteRows(rows.subList(0, sent).stream().map(row -> row.id).toList());
+            BatchSql.update(dataSource, deleteByIds(sent), rows.subList(0, sent).stream().map(row -> row.id).toList());
         }
         long lastId = fetched.isEmpty() ? afterId : fetched.get(fetched.size() - 1).id;
         return new Batch(fetched.size(), sent, sent < rows.size(), lastId);
@@ -350,9 +347,8 @@ public class ConsumeReportRelay {
         return sent;
     }
 
-    /** Deletes the outbox rows of {@code ids}, in the caller's transaction. */
-    private void deleteRows(List<Long> ids) {
-        entityManager.createQuery("delete from PendingReport where id in :ids").setParameter("ids", ids).executeUpdate();
+    private static String deleteByIds(int count) {
+        return "delete from consume_report where id in (" + BatchSql.parameters(count) + ")";
     }
 
     /**

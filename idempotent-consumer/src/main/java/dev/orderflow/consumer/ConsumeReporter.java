@@ -8,17 +8,18 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.Query;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.ConsumerReportJson;
 import dev.orderflow.order.events.ConsumerReports;
+import dev.orderflow.sql.BatchSql;
 
 /**
  * Writes result reports into the {@code consume_report} outbox inside the transaction that decides
@@ -43,18 +44,15 @@ public class ConsumeReporter {
 
     private static final Logger LOG = Logger.getLogger(ConsumeReporter.class);
 
-    /** Columns of consume_report an INSERT writes (all but the generated id). */
-    private static final int REPORT_COLUMNS = 7;
-
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final TransactionSynchronizationRegistry transactions;
     private final ConsumeReportRelay relay;
     private final Optional<String> consumer;
 
     @Inject
-    public ConsumeReporter(EntityManager entityManager, TransactionSynchronizationRegistry transactions,
+    public ConsumeReporter(DataSource dataSource, TransactionSynchronizationRegistry transactions,
             ConsumeReportRelay relay, IdempotentConsumerConfig config) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.transactions = transactions;
         this.relay = relay;
         this.consumer = config.reporting().consumer();
@@ -145,34 +143,12 @@ public class ConsumeReporter {
         if (rows.isEmpty()) {
             return;
         }
-        // Native: the table generates the ids the relay deletes by, and Hibernate would insert such
-        // rows one statement each; MariaDB's INSERT … RETURNING answers one id per row, in row order.
-        StringBuilder values = new StringBuilder();
-        for (int row = 0; row < rows.size(); row++) {
-            int first = row * REPORT_COLUMNS + 1;
-            values.append(row == 0 ? "(" : ", (");
-            for (int column = 0; column < REPORT_COLUMNS; column++) {
-                values.append(column == 0 ? "?" : ", ?").append(first + column);
-            }
-            values.append(')');
-        }
-        Query insert = entityManager.createNativeQuery("insert into consume_report (consumer_group, message_key,"
-                + " report_key, consumer, outcome, body, created_at) values " + values + " returning id", Long.class);
-        for (int row = 0; row < rows.size(); row++) {
-            PendingReport report = rows.get(row);
-            int first = row * REPORT_COLUMNS + 1;
-            insert.setParameter(first, report.consumerGroup).setParameter(first + 1, report.messageKey)
-                    .setParameter(first + 2, report.reportKey).setParameter(first + 3, report.consumer)
-                    .setParameter(first + 4, report.outcome).setParameter(first + 5, report.body)
-                    .setParameter(first + 6, report.createdAt);
-        }
-        @SuppressWarnings("unchecked")
-        List<Long> ids = insert.getResultList();
-        if (ids.size() != rows.size()) {
-            throw new IllegalStateException("insert of " + rows.size() + " reports returned " + ids.size() + " ids");
-        }
-        for (int row = 0; row < rows.size(); row++) {
-            rows.get(row).id = ids.get(row);
+        List<Long> ids = BatchSql.insertReturningIds(dataSource, "consume_report",
+                List.of("consumer_group", "message_key", "report_key", "consumer", "outcome", "body", "created_at"),
+                rows.stream().<List<?>> map(row -> List.of(row.consumerGroup, row.messageKey, row.reportKey,
+                        row.consumer, row.outcome, row.body, row.createdAt)).toList(), "id");
+        for (int i = 0; i < rows.size(); i++) {
+            rows.get(i).id = ids.get(i);
         }
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,8 +20,9 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -29,6 +31,7 @@ import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQBatchFailure;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -85,15 +88,15 @@ public class IdempotentConsumer {
     /** MariaDB/MySQL ER_DUP_ENTRY. */
     private static final int DUPLICATE_ENTRY_ERROR = 1062;
 
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final ConsumeFailureRecorder failureRecorder;
     private final ConsumeReporter reporter;
     private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public IdempotentConsumer(EntityManager entityManager, ConsumeFailureRecorder failureRecorder,
+    public IdempotentConsumer(DataSource dataSource, ConsumeFailureRecorder failureRecorder,
             ConsumeReporter reporter, TransactionSynchronizationRegistry transactions) {
-        this.entityManager = entityManager;
+        this.dataSource = dataSource;
         this.failureRecorder = failureRecorder;
         this.reporter = reporter;
         this.transactions = transactions;
@@ -240,9 +243,9 @@ public class IdempotentConsumer {
     /**
      * Inside the caller's transaction: skips the elements whose (group, key) is recorded (or
      * repeated in the list), claims the others' keys, then runs the handler for each. The
-     * pipeline's own rows take one round trip per batch, not per element: one query for the
-     * recorded keys, one JDBC batch of consume_record inserts, the outcome updates batched at the
-     * commit, and the reports ({@link ConsumeReporter#writeAll}).
+     * pipeline's own rows take one statement per batch, not per element: one query for the
+     * recorded keys, one INSERT of every consume_record row, one INSERT of every report (plus an
+     * UPDATE per REJECTED outcome).
      *
      * @return how many elements were applied (0: all were already processed)
      */
@@ -255,9 +258,14 @@ public class IdempotentConsumer {
             }
             keys.add(element.context.messageKey());
         }
-        Set<String> recorded = new HashSet<>(entityManager.createQuery("select r.messageKey from ConsumeRecord r"
-                + " where r.consumerGroup = :group and r.messageKey in :keys", String.class)
-                .setParameter("group", group).setParameter("keys", keys).getResultList());
+        Set<String> recorded = new HashSet<>();
+        List<Object> lookup = new ArrayList<>(keys.size() + 1);
+        lookup.add(group);
+        lookup.addAll(keys);
+        for (String[] row : BatchSql.query(dataSource, "select message_key from consume_record"
+                + " where consumer_group = ? and message_key in (" + BatchSql.parameters(keys.size()) + ")", lookup)) {
+            recorded.add(row[0]);
+        }
         List<Element<T>> fresh = new ArrayList<>(elements.size());
         for (Element<T> element : elements) {
             if (recorded.add(element.context.messageKey())) {
@@ -270,30 +278,27 @@ public class IdempotentConsumer {
         Instant processedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         // Claim the keys before the business work: a concurrent duplicate now waits on the unique
         // index and then fails with a duplicate key instead of applying the effect a second time.
-        // Every row starts DONE; the few other outcomes are changed after their handler ran.
-        List<ConsumeRecord> claims = new ArrayList<>(fresh.size());
+        // Every row starts DONE; the few other outcomes are updated after their handler ran.
+        List<List<?>> claims = new ArrayList<>(fresh.size());
         for (Element<T> element : fresh) {
-            ConsumeRecord claim = new ConsumeRecord();
-            claim.consumerGroup = group;
-            claim.messageKey = element.context.messageKey();
-            claim.msgId = element.delivery.msgId();
-            claim.outcome = Outcome.Status.DONE;
-            claim.processedAt = processedAt;
-            entityManager.persist(claim);
-            claims.add(claim);
+            claims.add(Arrays.asList(group, element.context.messageKey(), element.delivery.msgId(),
+                    Outcome.Status.DONE, processedAt));
         }
-        entityManager.flush();
+        BatchSql.insert(dataSource, "consume_record",
+                List.of("consumer_group", "message_key", "msg_id", "outcome", "processed_at"), claims);
 
         ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.payload).toList());
         List<PendingReport> reports = new ArrayList<>(fresh.size());
-        for (int i = 0; i < fresh.size(); i++) {
-            Element<T> element = fresh.get(i);
+        for (Element<T> element : fresh) {
             Outcome outcome = handler.handle(element.payload, element.context);
             if (outcome == null) {
                 throw new IllegalStateException("Handler returned no Outcome for " + element.context.messageKey());
             }
-            claims.get(i).outcome = outcome.status();
-            claims.get(i).outcomeReason = ConsumeFailureRecorder.truncate(outcome.reason());
+            if (outcome.status() != Outcome.Status.DONE || outcome.reason() != null) {
+                BatchSql.update(dataSource, "update consume_record set outcome = ?, outcome_reason = ?"
+                        + " where consumer_group = ? and message_key = ?", Arrays.asList(outcome.status().name(),
+                                ConsumeFailureRecorder.truncate(outcome.reason()), group, element.context.messageKey()));
+            }
             // Same transaction as the record and the effect: the report exists if and only if they commit.
             reporter.outcomeReport(group, element.context.messageKey(), outcome, processedAt).ifPresent(reports::add);
         }

@@ -19,6 +19,8 @@ import java.util.UUID;
 
 import jakarta.inject.Inject;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.testing.TopicProbe;
@@ -30,7 +32,7 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import dev.orderflow.sql.BatchSql;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -52,6 +54,9 @@ class ConsumeReportingTest {
 
     @Inject
     TestEffects effects;
+
+    @Inject
+    DataSource dataSource;
 
     private static OrderEvent newOrderEvent() {
         return OrderEvent.of(OrderEventType.CREATE, "O-" + UUID.randomUUID(), "C-1", "+819012345678",
@@ -195,8 +200,8 @@ class ConsumeReportingTest {
         TopicProbe probe = TopicProbe.of(ConsumerReports.TOPIC);
         OrderEvent event = newOrderEvent();
         consume(event, 0, applying());
-        List<PendingReport> rows = QuarkusTransaction.requiringNew()
-                .call(() -> PendingReport.<PendingReport> list("reportKey", reportKey(event)));
+        List<PendingReport> rows = BatchSql.select(dataSource, "select * from consume_report where report_key = ?",
+                List.of(reportKey(event)), PendingReport::read);
         assertThat(rows).hasSize(1);
         PendingReport row = rows.get(0);
 

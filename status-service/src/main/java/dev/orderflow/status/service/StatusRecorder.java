@@ -4,22 +4,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.Query;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import javax.sql.DataSource;
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
 import dev.orderflow.consumer.ConsumeReporter;
-import dev.orderflow.consumer.LockedEntities;
 import dev.orderflow.consumer.LockedRows;
 import dev.orderflow.consumer.Outcome;
 import dev.orderflow.consumer.PendingReport;
@@ -29,6 +31,7 @@ import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.order.events.OrderOutcomeJson;
+import dev.orderflow.sql.BatchSql;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
 import dev.orderflow.status.domain.ConsumerState;
@@ -50,11 +53,10 @@ import dev.orderflow.status.domain.StateRules;
  * snapshot taken at the transaction's first read (the pipeline's dedupe check), i.e. possibly before
  * the transaction that held the order's lock committed its outcome.
  *
- * <p>The rows are Hibernate entities, locked a batch's worth at a time: the first call of a batch
- * creates the missing status rows, locks every order's status row ({@link LockedEntities}) and
- * then its outcome rows, three statements for any number of orders. The entities stay managed:
- * Hibernate writes the changed statuses and the new and changed outcomes at the commit, each kind
- * as a JDBC batch.
+ * <p>The rows are read and written with plain JDBC ({@link BatchSql}), a batch's worth at a time:
+ * one statement locks and one loads every order of the batch, and the changed status and outcome
+ * rows are written with one statement each at the batch's end. Through Hibernate this was the
+ * largest part of the service's CPU per message (entity loading, dirty checks, a statement per row).
  *
  * <p>Inputs may arrive in any order. Whatever arrives first creates the order's row; until the
  * create event arrives the row is "unopened" ({@code created_at} NULL, 404 in the API) but
@@ -65,23 +67,19 @@ public class StatusRecorder {
 
     private static final int MAX_REASON_LENGTH = 1024;
     private static final int MAX_ORDER_ID_LENGTH = 64;
+    private static final String STATUS_TABLE = OrderConsumeStatus.TABLE;
+    private static final String OUTCOME_TABLE = ConsumerOutcome.TABLE;
 
-    /** Every order an input names gets a row: the missing ones are created unopened when locked. */
-    private static final LockedEntities.Table<OrderConsumeStatus> STATUSES = new LockedEntities.Table<>(
-            OrderConsumeStatus.class, OrderConsumeStatus.TABLE, "order_id", status -> status.orderId,
-            StatusRecorder::orderIdsOf, StatusRecorder::createStatuses);
-
-    private final EntityManager entityManager;
+    private final DataSource dataSource;
     private final List<String> requiredConsumers;
     private final Event<OrderStateChanged> stateChanged;
     private final TransactionSynchronizationRegistry transactions;
     private final ConsumeReporter outbox;
 
     @Inject
-    public StatusRecorder(EntityManager entityManager, StatusServiceConfig config,
-            Event<OrderStateChanged> stateChanged, TransactionSynchronizationRegistry transactions,
-            ConsumeReporter outbox) {
-        this.entityManager = entityManager;
+    public StatusRecorder(DataSource dataSource, StatusServiceConfig config, Event<OrderStateChanged> stateChanged,
+            TransactionSynchronizationRegistry transactions, ConsumeReporter outbox) {
+        this.dataSource = dataSource;
         this.requiredConsumers = List.copyOf(config.requiredConsumers());
         this.stateChanged = stateChanged;
         this.transactions = transactions;
@@ -169,14 +167,13 @@ public class StatusRecorder {
             outcome.orderId = orderId;
             outcome.consumer = consumer;
             outcome.eventType = eventType.tag();
-            // Filled in before persist: the insert then carries the values, no update follows it.
-            set(outcome, learned, failureClass, reason, occurredAt, source, now);
-            entityManager.persist(outcome);
             outcomes.add(outcome);
-        } else if (StateRules.supersedes(outcome.outcome, learned)) {
-            set(outcome, learned, failureClass, reason, occurredAt, source, now);
-        } else {
+        } else if (!StateRules.supersedes(outcome.outcome, learned)) {
             outcomeChanged = false;
+        }
+        if (outcomeChanged) {
+            set(outcome, learned, failureClass, reason, occurredAt, source, now);
+            order.changedOutcomes.add(outcome);
         }
         reevaluate(orders, order, before, outcomeChanged, now);
         orders.writeUnlessDeferred();
@@ -246,90 +243,80 @@ public class StatusRecorder {
     /**
      * The orders locked by the current transaction, with their outcomes. In a batch of the pipeline
      * the first call locks every order of the batch at once (sorted by id, so that concurrent
-     * batches take the rows in the same order); the outcome messages decided are put into the outbox
-     * at the batch's end.
+     * batches take the rows in the same order) and the changed rows are written at the batch's end.
      */
     private LockedRows<String, OrderRows> lockedOrders() {
-        return LockedRows.of(transactions, OrderRows.class, StatusRecorder::orderIdsOf, this::lockOrders,
-                this::writeOrders);
+        return LockedRows.of(transactions, OrderRows.class, payload -> {
+            String orderId = payload instanceof OrderEvent event ? event.orderId()
+                    : payload instanceof ConsumerReport report ? report.orderId()
+                    : payload instanceof DeadLetteredEvent deadLetter ? deadLetter.orderId()
+                    : null;
+            // Ids the table cannot hold are dead-lettered by their own message (checkOrderId).
+            return orderId == null || orderId.length() > MAX_ORDER_ID_LENGTH ? List.of() : List.of(orderId);
+        }, this::lockOrders, this::writeOrders);
     }
 
     /**
-     * The order an input names. Ids the table cannot hold are left out: their own message is
-     * dead-lettered ({@link #checkOrderId}).
-     */
-    private static Collection<String> orderIdsOf(Object payload) {
-        String orderId = payload instanceof OrderEvent event ? event.orderId()
-                : payload instanceof ConsumerReport report ? report.orderId()
-                : payload instanceof DeadLetteredEvent deadLetter ? deadLetter.orderId()
-                : null;
-        return orderId == null || orderId.length() > MAX_ORDER_ID_LENGTH ? List.of() : List.of(orderId);
-    }
-
-    /**
-     * Locks the orders' status rows, creating the missing ones (unopened) first ({@link #STATUSES}),
-     * then their outcome rows: three statements for any number of orders. The outcomes are read with
-     * a lock too, so that they are the latest committed ones whatever the isolation level.
+     * Locks the orders' rows, creating the missing ones (unopened) first, and loads them with their
+     * outcomes: two statements for any number of orders. The insert takes the row lock on a
+     * duplicate too (ON DUPLICATE KEY), so two transactions for one new order queue up instead of
+     * deadlocking on a shared-then-exclusive lock upgrade. The select is held to the primary key
+     * ({@link BatchSql#PRIMARY_KEY_HINT}).
      */
     private Map<String, OrderRows> lockOrders(List<String> orderIds) {
-        LockedRows<String, OrderConsumeStatus> statuses = LockedEntities.of(transactions, entityManager, STATUSES);
-        statuses.lock(orderIds);
+        Instant now = now();
+        BatchSql.insertOrTouch(dataSource, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
+                orderIds.stream().<List<?>> map(orderId -> List.of(orderId, OrderState.PENDING, now, now)).toList(),
+                "order_id");
         Map<String, OrderRows> orders = new HashMap<>();
-        for (String orderId : orderIds) {
-            OrderConsumeStatus status = statuses.row(orderId);
-            if (status != null) {
-                orders.put(orderId, new OrderRows(status));
-            }
-        }
-        // Native: JPA has no index hint; without it MariaDB scans a small table, and that locking scan
-        // waits for (and deadlocks with) other batches' outcome rows (see PRIMARY_KEY_HINT).
-        @SuppressWarnings("unchecked")
-        List<ConsumerOutcome> outcomes = entityManager.createNativeQuery("select * from " + ConsumerOutcome.TABLE
-                + LockedEntities.PRIMARY_KEY_HINT + " where order_id in (:orderIds) for update", ConsumerOutcome.class)
-                .setParameter("orderIds", orderIds)
-                .getResultList();
-        outcomes.forEach(outcome -> orders.get(outcome.orderId).outcomes.add(outcome));
+        BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS + ", "
+                + ConsumerOutcome.SELECT_COLUMNS + " from " + STATUS_TABLE + " s" + BatchSql.PRIMARY_KEY_HINT
+                + " left join " + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
+                + BatchSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
+                    String orderId = row.getString("order_id");
+                    OrderRows order = orders.get(orderId);
+                    if (order == null) {
+                        order = new OrderRows(OrderConsumeStatus.read(row));
+                        orders.put(orderId, order);
+                    }
+                    if (row.getString("consumer") != null) {
+                        order.outcomes.add(ConsumerOutcome.read(orderId, row));
+                    }
+                    return order;
+                });
         return orders;
     }
 
     /**
-     * Creates the missing status rows (unopened, PENDING) of the sorted {@code orderIds}. Native: JPA
-     * has no upsert. A duplicate is touched (ON DUPLICATE KEY), which takes its row lock too, so two
-     * transactions for one new order queue up instead of deadlocking on a shared-then-exclusive lock
-     * upgrade.
-     */
-    private static void createStatuses(EntityManager entityManager, List<String> orderIds) {
-        // Parameters ?1..?n are the ids; the state and the instant follow, shared by every row.
-        int stateParameter = orderIds.size() + 1;
-        int instantParameter = orderIds.size() + 2;
-        StringBuilder rows = new StringBuilder();
-        for (int i = 1; i <= orderIds.size(); i++) {
-            rows.append(i == 1 ? "" : ", ").append("(?").append(i).append(", ?").append(stateParameter)
-                    .append(", ?").append(instantParameter).append(", ?").append(instantParameter).append(')');
-        }
-        Query create = entityManager.createNativeQuery("insert into " + OrderConsumeStatus.TABLE
-                + " (order_id, state, first_seen_at, updated_at) values " + rows
-                + " on duplicate key update order_id = order_id");
-        for (int i = 1; i <= orderIds.size(); i++) {
-            create.setParameter(i, orderIds.get(i - 1));
-        }
-        create.setParameter(stateParameter, OrderState.PENDING.name()).setParameter(instantParameter, now())
-                .executeUpdate();
-    }
-
-    /**
-     * Puts the outcome messages the changed orders decided into the outbox. The status and outcome
-     * entities need no writing here: Hibernate flushes them at the commit.
+     * Writes the changed rows: one statement for the statuses, one for the outcomes (the rows are
+     * locked), one for the outcome messages to publish.
      */
     private void writeOrders(List<OrderRows> changed) {
-        outbox.enqueue(changed.stream().flatMap(order -> order.published.stream()).toList());
+        BatchSql.upsert(dataSource, STATUS_TABLE, List.of("order_id", "customer_id", "state", "created_at",
+                "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failed_at", "cancelled_at",
+                "failure_consumer", "failure_class", "failure_reason"), changed.stream().map(order -> order.status)
+                        .<List<?>> map(s -> Arrays.asList(s.orderId, s.customerId, s.state, s.createdAt,
+                                s.cancelRequestedAt, s.firstSeenAt, s.updatedAt, s.completedAt, s.failedAt,
+                                s.cancelledAt, s.failureConsumer, s.failureClass, s.failureReason)).toList(),
+                List.of("order_id"));
+        List<PendingReport> published = changed.stream().flatMap(order -> order.published.stream()).toList();
+        outbox.enqueue(published);
         changed.forEach(order -> order.published.clear());
+        BatchSql.upsert(dataSource, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
+                "failure_class", "reason", "occurred_at", "source", "recorded_at"),
+                changed.stream().flatMap(order -> order.changedOutcomes.stream()).<List<?>> map(o -> Arrays.asList(
+                        o.orderId, o.consumer, o.eventType, o.outcome, o.failureClass, o.reason, o.occurredAt,
+                        o.source, o.recordedAt)).toList(),
+                List.of("order_id", "consumer", "event_type"));
+        changed.forEach(order -> order.changedOutcomes.clear());
     }
 
-    /** One order's status and outcome entities as this transaction holds them (managed). */
+    /** One order's status row and outcome rows as this transaction holds them. */
     private static final class OrderRows {
         final OrderConsumeStatus status;
         final List<ConsumerOutcome> outcomes = new ArrayList<>();
+        /** Outcomes new or changed since the last write. */
+        final Set<ConsumerOutcome> changedOutcomes = Collections.newSetFromMap(new IdentityHashMap<>());
         /** Outcome messages to put into the outbox with the next write. */
         final List<PendingReport> published = new ArrayList<>();
 
