@@ -1,11 +1,8 @@
 package dev.orderflow.consumer;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
@@ -14,7 +11,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
  * message alone), kept as a resource of that transaction. Code that runs inside the handler, like
  * {@link CancelBeforeCreateGuard}, uses it to do per-batch work once (lock every order of the
  * batch in one statement, in order-id order) and to defer its writes to one statement at the end
- * of the batch ({@link #onFinish}), which the pipeline runs before the commit.
+ * of the batch ({@link #onFinish}, as {@link LockedRows} does), which the pipeline runs before the commit.
  */
 public final class ConsumeBatch {
 
@@ -28,7 +25,6 @@ public final class ConsumeBatch {
 
     private final List<?> payloads;
     private final List<Step> finishers = new ArrayList<>();
-    private final Map<Object, List<?>> deferredRows = new HashMap<>();
 
     private ConsumeBatch(List<?> payloads) {
         this.payloads = List.copyOf(payloads);
@@ -55,24 +51,6 @@ public final class ConsumeBatch {
     static String orderIdOf(String messageKey) {
         int colon = messageKey.indexOf(':');
         return colon < 0 ? messageKey : messageKey.substring(0, colon);
-    }
-
-    /**
-     * Rows the batch writes together at its end: the same list for the same {@code key} throughout
-     * the batch; on the first call {@code writeAll} is registered to run once with the list
-     * ({@link #onFinish}). Rows added here are not in the database before then: code that reads them
-     * within the batch (a cancel after its create) must look in the list too.
-     */
-    @SuppressWarnings("unchecked")
-    public <R> List<R> deferredRows(Object key, Consumer<List<R>> writeAll) {
-        List<R> rows = (List<R>) deferredRows.get(key);
-        if (rows == null) {
-            List<R> created = new ArrayList<>();
-            deferredRows.put(key, created);
-            onFinish(() -> writeAll.accept(created));
-            rows = created;
-        }
-        return rows;
     }
 
     /** Runs {@code step} after the last handler of the batch, in its transaction. */
