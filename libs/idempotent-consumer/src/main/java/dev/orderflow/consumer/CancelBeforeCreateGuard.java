@@ -2,7 +2,6 @@ package dev.orderflow.consumer;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,11 +10,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import javax.sql.DataSource;
+import org.hibernate.StatelessSession;
+
 
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventType;
-import dev.orderflow.sql.BatchSql;
+import dev.orderflow.persistence.NativeSql;
 
 /**
  * Makes create and cancel (or fail) of one order take effect in that order in a consumer group,
@@ -88,12 +88,12 @@ public class CancelBeforeCreateGuard {
         Outcome apply() throws Exception;
     }
 
-    private final DataSource dataSource;
+    private final StatelessSession rows;
     private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public CancelBeforeCreateGuard(DataSource dataSource, TransactionSynchronizationRegistry transactions) {
-        this.dataSource = dataSource;
+    public CancelBeforeCreateGuard(StatelessSession rows, TransactionSynchronizationRegistry transactions) {
+        this.rows = rows;
         this.transactions = transactions;
     }
 
@@ -175,29 +175,32 @@ public class CancelBeforeCreateGuard {
                 orderIds -> lock(group, orderIds), changed -> write(group, changed));
     }
 
-    /** Creates the missing rows and locks them all until commit; reads their states. */
+    /**
+     * Creates the missing rows and locks them all until commit; reads their states. Through the
+     * transaction's stateless session: the rows are written back by {@link #write}, not by a flush.
+     */
     private Map<String, Progress> lock(String group, List<String> orderIds) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         // Inserting or touching a row takes its exclusive lock: the order's other event waits here.
-        BatchSql.insertOrTouch(dataSource, "order_event_progress",
-                List.of("consumer_group", "order_id", "state", "updated_at"),
-                orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, NEW, now)).toList(), "order_id");
-        List<Object> lookup = new ArrayList<>(orderIds.size() + 1);
-        lookup.add(group);
-        lookup.addAll(orderIds);
-        Map<String, Progress> rows = new HashMap<>();
-        for (String[] row : BatchSql.query(dataSource, "select order_id, state from order_event_progress"
-                + BatchSql.PRIMARY_KEY_HINT + " where consumer_group = ? and order_id in ("
-                + BatchSql.parameters(orderIds.size()) + ") for update", lookup)) {
-            rows.put(row[0], new Progress(row[0], NEW.equals(row[1]) ? null : State.valueOf(row[1])));
+        NativeSql.insertMissing(rows, "order_event_progress", List.of("consumer_group", "order_id", "state",
+                "updated_at"), orderIds.stream().<List<?>> map(orderId -> List.of(group, orderId, NEW, now)).toList(),
+                "order_id");
+        // Native: JPA has no index hint, and without it two batches can deadlock (see PRIMARY_KEY_HINT).
+        List<OrderEventProgress> locked = rows.createNativeQuery("select * from order_event_progress"
+                + NativeSql.PRIMARY_KEY_HINT + " where consumer_group = :group and order_id in (:orderIds) for update",
+                OrderEventProgress.class).setParameter("group", group).setParameterList("orderIds", orderIds)
+                .getResultList();
+        Map<String, Progress> progress = new HashMap<>();
+        for (OrderEventProgress row : locked) {
+            progress.put(row.orderId, new Progress(row.orderId, NEW.equals(row.state) ? null : State.valueOf(row.state)));
         }
-        return rows;
+        return progress;
     }
 
     /** Writes the changed states in one statement (the rows exist and are locked by this transaction). */
     private void write(String group, List<Progress> changed) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        BatchSql.upsert(dataSource, "order_event_progress", List.of("consumer_group", "order_id", "state",
+        NativeSql.upsert(rows, "order_event_progress", List.of("consumer_group", "order_id", "state",
                 "updated_at"), changed.stream().<List<?>> map(row -> List.of(group, row.orderId, row.state, now))
                         .toList(),
                 List.of("consumer_group", "order_id"));

@@ -7,11 +7,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import javax.sql.DataSource;
-
+import org.hibernate.StatelessSession;
 import org.jboss.logging.Logger;
 
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduler;
@@ -27,14 +25,14 @@ public class ConsumeRecordPurger {
 
     private static final Logger LOG = Logger.getLogger(ConsumeRecordPurger.class);
 
-    private final DataSource dataSource;
+    private final StatelessSession rows;
     private final IdempotentConsumerConfig config;
     private final Scheduler scheduler;
     private RetentionPurge timer;
 
     @Inject
-    public ConsumeRecordPurger(DataSource dataSource, IdempotentConsumerConfig config, Scheduler scheduler) {
-        this.dataSource = dataSource;
+    public ConsumeRecordPurger(StatelessSession rows, IdempotentConsumerConfig config, Scheduler scheduler) {
+        this.rows = rows;
         this.config = config;
         this.scheduler = scheduler;
     }
@@ -62,21 +60,29 @@ public class ConsumeRecordPurger {
             LOG.infof("Purged %d consume_record rows processed before %s", total, cutoff);
         }
         // Tombstones of CancelBeforeCreateGuard have the same lifetime as the records they stand beside.
-        int progress = RetentionPurge.deleteInBatches(batchSize, () -> BatchSql.update(dataSource,
-                "delete from order_event_progress where updated_at < ? limit ?", List.of(cutoff, batchSize)));
+        // Native: JPA has no DELETE … LIMIT.
+        int progress = RetentionPurge.deleteInBatches(batchSize, () -> rows.createNativeMutationQuery(
+                "delete from order_event_progress where updated_at < :cutoff limit :limit")
+                .setParameter("cutoff", cutoff).setParameter("limit", batchSize).executeUpdate());
         if (progress > 0) {
             LOG.infof("Purged %d order_event_progress rows last updated before %s", progress, cutoff);
         }
         return total;
     }
 
+    /**
+     * Deletes up to {@code batchSize} of the oldest records processed before {@code cutoff}, by id:
+     * the ids are read first so that the delete locks those rows only. Native: consume_record's id
+     * is not mapped ({@link ConsumeRecord}).
+     */
     private int deleteBatch(Instant cutoff, int batchSize) {
-        List<Long> ids = BatchSql.select(dataSource, "select id from consume_record where processed_at < ?"
-                + " order by id limit ?", List.of(cutoff, batchSize), row -> row.getLong(1));
+        List<Long> ids = rows.createNativeQuery("select id from consume_record where processed_at < :cutoff"
+                + " order by id limit :limit", Long.class).setParameter("cutoff", cutoff)
+                .setParameter("limit", batchSize).getResultList();
         if (ids.isEmpty()) {
             return 0;
         }
-        return BatchSql.update(dataSource, "delete from consume_record where id in (" + BatchSql.parameters(ids.size())
-                + ")", ids);
+        return rows.createNativeMutationQuery("delete from consume_record where id in (:ids)")
+                .setParameterList("ids", ids).executeUpdate();
     }
 }

@@ -1,8 +1,6 @@
 package dev.orderflow.consumer;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,17 +18,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import javax.sql.DataSource;
-
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
+import org.hibernate.StatelessSession;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.OutgoingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.OutgoingRocketMQMetadata;
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -50,7 +46,7 @@ import io.quarkus.runtime.StartupEvent;
  * <ul>
  * <li><b>From memory</b>, the usual way: {@link ConsumeReporter} hands over the rows of each commit
  * ({@link #committed}); the relay sends them without reading them back and deletes, after SEND_OK,
- * everything its rounds sent within {@code delete-delay} with one auto-commit statement. Reading
+ * everything its rounds sent within {@code delete-delay} in one transaction. Reading
  * the rows back in a transaction of its own for every committed batch would make the relay a
  * consumer's largest cost.</li>
  * <li><b>By the sweep</b>, at start and every {@code sweep-interval}: the rows nobody handed over
@@ -82,7 +78,8 @@ public class ConsumeReportRelay {
     /** Most ids in one DELETE statement. */
     private static final int MAX_DELETE_IDS = 1000;
 
-    private final DataSource dataSource;
+    /** The outbox rows, through the stateless session of each of the relay's transactions. */
+    private final StatelessSession outbox;
     /** Object: a batch's payload is the List of report bodies. */
     private final Emitter<Object> emitter;
     private final IdempotentConsumerConfig.Reporting config;
@@ -102,9 +99,9 @@ public class ConsumeReportRelay {
     private volatile boolean running;
 
     @Inject
-    public ConsumeReportRelay(DataSource dataSource,
+    public ConsumeReportRelay(StatelessSession outbox,
             @Channel(CHANNEL) Emitter<Object> emitter, IdempotentConsumerConfig config) {
-        this.dataSource = dataSource;
+        this.outbox = outbox;
         this.emitter = emitter;
         this.config = config.reporting();
     }
@@ -238,20 +235,20 @@ public class ConsumeReportRelay {
     }
 
     /**
-     * Deletes the sent rows with auto-commit statements on a connection of its own (no transaction:
-     * nothing else is read or written with them). A failure leaves them
-     * held, for the next round.
+     * Deletes the sent rows in one transaction of their own (nothing else is read or written in
+     * it). A failure leaves them held, for the next round.
      */
     private void deleteSent() {
         if (sentNotDeleted.isEmpty()) {
             return;
         }
-        try (Connection connection = dataSource.getConnection()) {
-            for (int from = 0; from < sentNotDeleted.size(); from += MAX_DELETE_IDS) {
-                List<Long> ids = sentNotDeleted.subList(from, Math.min(sentNotDeleted.size(), from + MAX_DELETE_IDS));
-                BatchSql.update(connection, deleteByIds(ids.size()), ids);
-            }
-        } catch (SQLException e) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                for (int from = 0; from < sentNotDeleted.size(); from += MAX_DELETE_IDS) {
+                    delete(sentNotDeleted.subList(from, Math.min(sentNotDeleted.size(), from + MAX_DELETE_IDS)));
+                }
+            });
+        } catch (RuntimeException e) {
             throw new IllegalStateException("Could not delete " + sentNotDeleted.size()
                     + " sent report(s) from the outbox; they stay held and are deleted by a later round", e);
         }
@@ -286,10 +283,11 @@ public class ConsumeReportRelay {
         // leaves rows younger than one sweep interval to the in-memory way (a relay that is not
         // running holds nothing, and takes every row).
         Instant createdBefore = running ? Instant.now().minus(config.sweepInterval()) : Instant.now().plusSeconds(60);
-        // Nearly every sweep finds nothing: one plain read says so without a transaction and a locking read
+        // Nearly every sweep finds nothing: one plain read says so without a locking read
         // (a row committed just after it waits for the next sweep).
-        if (BatchSql.query(dataSource, "select 1 from consume_report where created_at < ? limit 1", List.of(createdBefore))
-                .isEmpty()) {
+        if (QuarkusTransaction.requiringNew().call(() -> outbox.createNativeQuery(
+                "select 1 from consume_report where created_at < :createdBefore limit 1", Integer.class)
+                .setParameter("createdBefore", createdBefore).getResultList()).isEmpty()) {
             return 0;
         }
         while (true) {
@@ -308,14 +306,15 @@ public class ConsumeReportRelay {
     }
 
     private Batch relayBatch(long afterId, Instant createdBefore) {
-        List<PendingReport> fetched = BatchSql.select(dataSource, "select id, consumer_group, message_key,"
-                + " report_key, consumer, outcome, body, created_at from consume_report where id > ?"
-                + " and created_at < ? order by id limit ? for update skip locked",
-                List.of(afterId, createdBefore, config.batchSize()), PendingReport::read);
+        // Native: HQL has no SKIP LOCKED.
+        List<PendingReport> fetched = outbox.createNativeQuery("select * from consume_report where id > :afterId"
+                + " and created_at < :createdBefore order by id limit :limit for update skip locked", PendingReport.class)
+                .setParameter("afterId", afterId).setParameter("createdBefore", createdBefore)
+                .setParameter("limit", config.batchSize()).getResultList();
         List<PendingReport> rows = fetched.stream().filter(row -> !held.contains(row.id)).toList();
         int sent = sendInOrder(rows);
         if (sent > 0) {
-            BatchSql.update(dataSource, deleteByIds(sent), rows.subList(0, sent).stream().map(row -> row.id).toList());
+            delete(rows.subList(0, sent).stream().map(row -> row.id).toList());
         }
         long lastId = fetched.isEmpty() ? afterId : fetched.get(fetched.size() - 1).id;
         return new Batch(fetched.size(), sent, sent < rows.size(), lastId);
@@ -347,8 +346,13 @@ public class ConsumeReportRelay {
         return sent;
     }
 
-    private static String deleteByIds(int count) {
-        return "delete from consume_report where id in (" + BatchSql.parameters(count) + ")";
+    /**
+     * Deletes the rows of these ids, in the current transaction. Native: Hibernate translates an HQL
+     * statement again whenever its list parameter's length changes, as it does here every time.
+     */
+    private void delete(List<Long> ids) {
+        outbox.createNativeMutationQuery("delete from consume_report where id in (:ids)").setParameterList("ids", ids)
+                .executeUpdate();
     }
 
     /**

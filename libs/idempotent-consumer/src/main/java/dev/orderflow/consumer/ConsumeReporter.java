@@ -12,14 +12,12 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import javax.sql.DataSource;
-
+import org.hibernate.StatelessSession;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.order.events.ConsumerReport;
 import dev.orderflow.order.events.ConsumerReportJson;
 import dev.orderflow.order.events.ConsumerReports;
-import dev.orderflow.sql.BatchSql;
 
 /**
  * Writes result reports into the {@code consume_report} outbox inside the transaction that decides
@@ -44,15 +42,15 @@ public class ConsumeReporter {
 
     private static final Logger LOG = Logger.getLogger(ConsumeReporter.class);
 
-    private final DataSource dataSource;
+    private final StatelessSession outbox;
     private final TransactionSynchronizationRegistry transactions;
     private final ConsumeReportRelay relay;
     private final Optional<String> consumer;
 
     @Inject
-    public ConsumeReporter(DataSource dataSource, TransactionSynchronizationRegistry transactions,
+    public ConsumeReporter(StatelessSession outbox, TransactionSynchronizationRegistry transactions,
             ConsumeReportRelay relay, IdempotentConsumerConfig config) {
-        this.dataSource = dataSource;
+        this.outbox = outbox;
         this.transactions = transactions;
         this.relay = relay;
         this.consumer = config.reporting().consumer();
@@ -136,20 +134,15 @@ public class ConsumeReporter {
     }
 
     /**
-     * Inserts the rows into the outbox in one statement, in the current transaction, and hands them
-     * to the relay after it commits.
+     * Inserts the rows into the outbox with one bulk insert, in the current transaction (through
+     * its stateless session: nothing reads them back in it), and hands them to the relay after it
+     * commits.
      */
     void writeAll(List<PendingReport> rows) {
         if (rows.isEmpty()) {
             return;
         }
-        List<Long> ids = BatchSql.insertReturningIds(dataSource, "consume_report",
-                List.of("consumer_group", "message_key", "report_key", "consumer", "outcome", "body", "created_at"),
-                rows.stream().<List<?>> map(row -> List.of(row.consumerGroup, row.messageKey, row.reportKey,
-                        row.consumer, row.outcome, row.body, row.createdAt)).toList(), "id");
-        for (int i = 0; i < rows.size(); i++) {
-            rows.get(i).id = ids.get(i);
-        }
+        outbox.insertMultiple(rows);
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {

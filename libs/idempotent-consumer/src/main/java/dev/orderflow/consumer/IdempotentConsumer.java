@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,16 +21,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import javax.sql.DataSource;
-
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.hibernate.StatelessSession;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
 import dev.orderflow.rocketmq.RocketMQBatchFailure;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -88,15 +85,15 @@ public class IdempotentConsumer {
     /** MariaDB/MySQL ER_DUP_ENTRY. */
     private static final int DUPLICATE_ENTRY_ERROR = 1062;
 
-    private final DataSource dataSource;
+    private final StatelessSession records;
     private final ConsumeFailureRecorder failureRecorder;
     private final ConsumeReporter reporter;
     private final TransactionSynchronizationRegistry transactions;
 
     @Inject
-    public IdempotentConsumer(DataSource dataSource, ConsumeFailureRecorder failureRecorder,
+    public IdempotentConsumer(StatelessSession records, ConsumeFailureRecorder failureRecorder,
             ConsumeReporter reporter, TransactionSynchronizationRegistry transactions) {
-        this.dataSource = dataSource;
+        this.records = records;
         this.failureRecorder = failureRecorder;
         this.reporter = reporter;
         this.transactions = transactions;
@@ -243,9 +240,11 @@ public class IdempotentConsumer {
     /**
      * Inside the caller's transaction: skips the elements whose (group, key) is recorded (or
      * repeated in the list), claims the others' keys, then runs the handler for each. The
-     * pipeline's own rows take one statement per batch, not per element: one query for the
-     * recorded keys, one INSERT of every consume_record row, one INSERT of every report (plus an
-     * UPDATE per REJECTED outcome).
+     * pipeline's own rows take one round trip per batch, not per element: one query for the
+     * recorded keys, one bulk insert of the consume_record claims, one of the reports (plus an
+     * update per outcome other than a plain DONE). They go through the transaction's stateless
+     * session: the pipeline never reads them back, so a persistence context would only cost memory
+     * and a dirty check at the commit.
      *
      * @return how many elements were applied (0: all were already processed)
      */
@@ -258,14 +257,10 @@ public class IdempotentConsumer {
             }
             keys.add(element.context.messageKey());
         }
-        Set<String> recorded = new HashSet<>();
-        List<Object> lookup = new ArrayList<>(keys.size() + 1);
-        lookup.add(group);
-        lookup.addAll(keys);
-        for (String[] row : BatchSql.query(dataSource, "select message_key from consume_record"
-                + " where consumer_group = ? and message_key in (" + BatchSql.parameters(keys.size()) + ")", lookup)) {
-            recorded.add(row[0]);
-        }
+        // Native: Hibernate translates an HQL query again whenever its list parameter's length changes.
+        Set<String> recorded = new HashSet<>(records.createNativeQuery("select message_key from consume_record"
+                + " where consumer_group = :group and message_key in (:keys)", String.class)
+                .setParameter("group", group).setParameterList("keys", keys).getResultList());
         List<Element<T>> fresh = new ArrayList<>(elements.size());
         for (Element<T> element : elements) {
             if (recorded.add(element.context.messageKey())) {
@@ -279,25 +274,31 @@ public class IdempotentConsumer {
         // Claim the keys before the business work: a concurrent duplicate now waits on the unique
         // index and then fails with a duplicate key instead of applying the effect a second time.
         // Every row starts DONE; the few other outcomes are updated after their handler ran.
-        List<List<?>> claims = new ArrayList<>(fresh.size());
+        List<ConsumeRecord> claims = new ArrayList<>(fresh.size());
         for (Element<T> element : fresh) {
-            claims.add(Arrays.asList(group, element.context.messageKey(), element.delivery.msgId(),
-                    Outcome.Status.DONE, processedAt));
+            ConsumeRecord claim = new ConsumeRecord();
+            claim.consumerGroup = group;
+            claim.messageKey = element.context.messageKey();
+            claim.msgId = element.delivery.msgId();
+            claim.outcome = Outcome.Status.DONE;
+            claim.processedAt = processedAt;
+            claims.add(claim);
         }
-        BatchSql.insert(dataSource, "consume_record",
-                List.of("consumer_group", "message_key", "msg_id", "outcome", "processed_at"), claims);
+        records.insertMultiple(claims);
 
         ConsumeBatch batch = ConsumeBatch.begin(transactions, fresh.stream().map(e -> e.payload).toList());
         List<PendingReport> reports = new ArrayList<>(fresh.size());
-        for (Element<T> element : fresh) {
+        for (int i = 0; i < fresh.size(); i++) {
+            Element<T> element = fresh.get(i);
             Outcome outcome = handler.handle(element.payload, element.context);
             if (outcome == null) {
                 throw new IllegalStateException("Handler returned no Outcome for " + element.context.messageKey());
             }
             if (outcome.status() != Outcome.Status.DONE || outcome.reason() != null) {
-                BatchSql.update(dataSource, "update consume_record set outcome = ?, outcome_reason = ?"
-                        + " where consumer_group = ? and message_key = ?", Arrays.asList(outcome.status().name(),
-                                ConsumeFailureRecorder.truncate(outcome.reason()), group, element.context.messageKey()));
+                ConsumeRecord claim = claims.get(i);
+                claim.outcome = outcome.status();
+                claim.outcomeReason = ConsumeFailureRecorder.truncate(outcome.reason());
+                records.update(claim);
             }
             // Same transaction as the record and the effect: the report exists if and only if they commit.
             reporter.outcomeReport(group, element.context.messageKey(), outcome, processedAt).ifPresent(reports::add);

@@ -10,7 +10,7 @@ import java.util.function.Function;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import dev.orderflow.sql.BatchSql;
+import dev.orderflow.persistence.NativeSql;
 
 /**
  * {@link LockedRows} whose rows are Hibernate entities of one table (a string primary key): in a batch
@@ -54,9 +54,9 @@ public final class LockedEntities {
         if (table.createMissing() != null) {
             table.createMissing().accept(entityManager, keys);
         }
-        // Native: JPA has no index hint (see BatchSql.PRIMARY_KEY_HINT: without it two batches can deadlock).
+        // Native: JPA has no index hint (see NativeSql.PRIMARY_KEY_HINT: without it two batches can deadlock).
         @SuppressWarnings("unchecked")
-        List<E> found = entityManager.createNativeQuery("select * from " + table.table() + BatchSql.PRIMARY_KEY_HINT
+        List<E> found = entityManager.createNativeQuery("select * from " + table.table() + NativeSql.PRIMARY_KEY_HINT
                 + " where " + table.keyColumn() + " in (:keys) order by " + table.keyColumn() + " for update", table.type())
                 .setParameter("keys", keys)
                 .getResultList();

@@ -1,28 +1,42 @@
 package dev.orderflow.consumer;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 
-import dev.orderflow.sql.BatchSql;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.Table;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
  * A message waiting in the outbox ({@code consume_report}, from {@code V1_0_1__consume_report.sql})
  * to be sent by {@link ConsumeReportRelay}: a consumer's result report, or a message the
  * application put there ({@link ConsumeReporter#enqueue}: the fields then name its KEYS, tag and kind).
  */
-public class PendingReport {
+@Entity
+@Table(name = "consume_report")
+public class PendingReport extends PanacheEntityBase {
 
-    /** Table-generated; set once the row is written. */
+    /** From {@code consume_report_seq} ({@code V1_0_3__consume_report_sequence.sql}), 64 at a time; set once the row is written. */
+    @Id
+    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "consume_report_ids")
+    @SequenceGenerator(name = "consume_report_ids", sequenceName = "consume_report_seq", allocationSize = 64)
     public Long id;
 
     /** The group whose consumption produced the report (for the operator). */
+    @Column(name = "consumer_group")
     public String consumerGroup;
 
     /** The consumed message's business key. */
+    @Column(name = "message_key")
     public String messageKey;
 
     /** KEYS of the message: for a report {@code <orderId>:<eventType>:<consumer>}. */
+    @Column(name = "report_key")
     public String reportKey;
 
     /** Tag of the message: for a report the consumer's short name (at most 32 characters). */
@@ -34,19 +48,6 @@ public class PendingReport {
     /** The message body (a report's ConsumerReport JSON), sent as is; at most 4000 characters. */
     public String body;
 
+    @Column(name = "created_at")
     public Instant createdAt;
-
-    /** The consume_report row {@code row} is on (every column selected by name). */
-    static PendingReport read(ResultSet row) throws SQLException {
-        PendingReport report = new PendingReport();
-        report.id = row.getLong("id");
-        report.consumerGroup = row.getString("consumer_group");
-        report.messageKey = row.getString("message_key");
-        report.reportKey = row.getString("report_key");
-        report.consumer = row.getString("consumer");
-        report.outcome = row.getString("outcome");
-        report.body = row.getString("body");
-        report.createdAt = BatchSql.instant(row, "created_at");
-        return report;
-    }
 }

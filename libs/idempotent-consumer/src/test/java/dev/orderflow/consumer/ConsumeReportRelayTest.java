@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -28,7 +29,6 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -77,7 +77,7 @@ class ConsumeReportRelayTest {
      */
     private static List<String> keysInOutbox(List<String> reportKeys) {
         return Database.rows("select report_key from consume_report where report_key in ("
-                + BatchSql.parameters(reportKeys.size()) + ")", reportKeys.toArray()).stream()
+                + String.join(", ", Collections.nCopies(reportKeys.size(), "?")) + ")", reportKeys.toArray()).stream()
                 .map(row -> (String) row.get("report_key")).toList();
     }
 

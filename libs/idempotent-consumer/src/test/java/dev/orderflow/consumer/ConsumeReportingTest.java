@@ -19,7 +19,6 @@ import java.util.UUID;
 
 import jakarta.inject.Inject;
 
-import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +31,7 @@ import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventParser;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
-import dev.orderflow.sql.BatchSql;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -54,9 +53,6 @@ class ConsumeReportingTest {
 
     @Inject
     TestEffects effects;
-
-    @Inject
-    DataSource dataSource;
 
     private static OrderEvent newOrderEvent() {
         return OrderEvent.of(OrderEventType.CREATE, "O-" + UUID.randomUUID(), "C-1", "+819012345678",
@@ -200,8 +196,8 @@ class ConsumeReportingTest {
         TopicProbe probe = TopicProbe.of(ConsumerReports.TOPIC);
         OrderEvent event = newOrderEvent();
         consume(event, 0, applying());
-        List<PendingReport> rows = BatchSql.select(dataSource, "select * from consume_report where report_key = ?",
-                List.of(reportKey(event)), PendingReport::read);
+        List<PendingReport> rows = QuarkusTransaction.requiringNew().call(() -> PendingReport.list("reportKey",
+                reportKey(event)));
         assertThat(rows).hasSize(1);
         PendingReport row = rows.get(0);
 

@@ -1,28 +1,24 @@
 package dev.orderflow.consumer;
 
-import java.util.List;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
-import javax.sql.DataSource;
-
-import dev.orderflow.sql.BatchSql;
+import jakarta.persistence.EntityManager;
 
 /** Business changes of the test app, run by handlers inside the pipeline's transaction. */
 @ApplicationScoped
 class TestEffects {
 
     @Inject
-    DataSource dataSource;
+    EntityManager entityManager;
 
     void apply(String messageKey) {
-        BatchSql.update(dataSource, "insert into test_effect (message_key) values (?)", List.of(messageKey));
+        entityManager.createNativeQuery("insert into test_effect (message_key) values (:key)")
+                .setParameter("key", messageKey).executeUpdate();
     }
 
     /** Blocks while another connection holds the row lock; fails with a lock wait timeout after 2 s. */
     void deductLockedStock() {
-        BatchSql.update(dataSource, "update test_stock set available = available - 1 where sku = 'SKU-LOCKED'",
-                List.of());
+        entityManager.createNativeQuery("update test_stock set available = available - 1 where sku = 'SKU-LOCKED'")
+                .executeUpdate();
     }
 }

@@ -1,8 +1,6 @@
 package dev.orderflow.status.domain;
 
 import java.io.Serializable;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -17,7 +15,6 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /** What one consumer did with one event of one order (table {@code order_consumer_outcome}). */
@@ -62,29 +59,6 @@ public class ConsumerOutcome extends PanacheEntityBase {
 
     /** The table. */
     public static final String TABLE = "order_consumer_outcome";
-
-    /**
-     * Columns of {@code order_consumer_outcome} as {@link #read} reads them, for a select list with
-     * the table's alias {@code o}: its failure_class is renamed, so that it can share a row with the
-     * status row's (in a join with {@code order_message_consume_status}).
-     */
-    public static final String SELECT_COLUMNS = "o.consumer, o.event_type, o.outcome,"
-            + " o.failure_class as outcome_failure_class, o.reason, o.occurred_at, o.source, o.recorded_at";
-
-    /** The outcome row of order {@code orderId} that {@code row} is on (selected as {@link #SELECT_COLUMNS}). */
-    public static ConsumerOutcome read(String orderId, ResultSet row) throws SQLException {
-        ConsumerOutcome outcome = new ConsumerOutcome();
-        outcome.orderId = orderId;
-        outcome.consumer = row.getString("consumer");
-        outcome.eventType = row.getString("event_type");
-        outcome.outcome = ConsumerState.valueOf(row.getString("outcome"));
-        outcome.failureClass = row.getString("outcome_failure_class");
-        outcome.reason = row.getString("reason");
-        outcome.occurredAt = BatchSql.instant(row, "occurred_at");
-        outcome.source = row.getString("source");
-        outcome.recordedAt = BatchSql.instant(row, "recorded_at");
-        return outcome;
-    }
 
     /** The failure this outcome stands for; null unless it failed. */
     public Failure failure() {

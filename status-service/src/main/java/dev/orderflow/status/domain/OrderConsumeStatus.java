@@ -1,7 +1,5 @@
 package dev.orderflow.status.domain;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 
 import jakarta.persistence.Column;
@@ -14,7 +12,6 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
-import dev.orderflow.sql.BatchSql;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
@@ -73,30 +70,6 @@ public class OrderConsumeStatus extends PanacheEntityBase {
 
     /** The table. */
     public static final String TABLE = "order_message_consume_status";
-
-    /** Columns of the table as {@link #read} reads them, for a select list with the table's alias {@code s}. */
-    public static final String SELECT_COLUMNS = "s.order_id, s.customer_id, s.state, s.created_at, s.cancel_requested_at,"
-            + " s.first_seen_at, s.updated_at, s.completed_at, s.failed_at, s.cancelled_at, s.failure_consumer,"
-            + " s.failure_class, s.failure_reason";
-
-    /** The status row {@code row} is on (selected as {@link #SELECT_COLUMNS}). */
-    public static OrderConsumeStatus read(ResultSet row) throws SQLException {
-        OrderConsumeStatus status = new OrderConsumeStatus();
-        status.orderId = row.getString("order_id");
-        status.customerId = row.getString("customer_id");
-        status.state = OrderState.valueOf(row.getString("state"));
-        status.createdAt = BatchSql.instant(row, "created_at");
-        status.cancelRequestedAt = BatchSql.instant(row, "cancel_requested_at");
-        status.firstSeenAt = BatchSql.instant(row, "first_seen_at");
-        status.updatedAt = BatchSql.instant(row, "updated_at");
-        status.completedAt = BatchSql.instant(row, "completed_at");
-        status.failedAt = BatchSql.instant(row, "failed_at");
-        status.cancelledAt = BatchSql.instant(row, "cancelled_at");
-        status.failureConsumer = row.getString("failure_consumer");
-        status.failureClass = row.getString("failure_class");
-        status.failureReason = row.getString("failure_reason");
-        return status;
-    }
 
     /** True once the create event arrived: only then does the API show the order. */
     public boolean opened() {

@@ -1,19 +1,24 @@
 package dev.orderflow.status.reconciliation;
 
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import dev.orderflow.sql.BatchSql;
-import dev.orderflow.sql.UncheckedSQLException;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.agroal.DataSource;
 
@@ -23,7 +28,8 @@ import io.quarkus.agroal.DataSource;
  * {@code points_ledger}, sms' {@code sms_outbox}) through the read-only named datasources, and
  * this service's own {@code order_consumer_outcome} (a consumer that REJECTED a create owes no
  * effect). The owning services' Flyway migrations define these tables. Instants are UTC
- * DATETIME(3) in every database, as {@link BatchSql} reads and binds them.
+ * DATETIME(3) in every database. Plain JDBC, because the other services' tables are not this
+ * service's entities.
  */
 @ApplicationScoped
 public class ReconciliationSources {
@@ -76,11 +82,11 @@ public class ReconciliationSources {
      * Streams the orders created in [from, to) to {@code work}, {@code chunkSize} at a time: a run
      * holds one chunk of orders and their effects, whatever the window. Returns the orders streamed.
      */
-    public int forEachOrderChunk(Instant from, Instant to, int chunkSize, BatchSql.ChunkWork<OrderRow> work) {
+    public int forEachOrderChunk(Instant from, Instant to, int chunkSize, Consumer<List<OrderRow>> work) {
         return inChunks(orders, "select id, amount, status, created_at, updated_at from orders"
                 + " where created_at >= ? and created_at < ?", List.of(from, to), chunkSize,
                 rs -> new OrderRow(rs.getString(1), rs.getBigDecimal(2), rs.getString(3),
-                        BatchSql.instant(rs, "created_at"), BatchSql.instant(rs, "updated_at")), work);
+                        instant(rs, "created_at"), instant(rs, "updated_at")), work);
     }
 
     public List<OrderedSku> orderedSkus(Collection<String> orderIds) {
@@ -121,7 +127,7 @@ public class ReconciliationSources {
      * written in [from, to) to {@code work}, {@code chunkSize} at a time.
      */
     public void forEachEffectOrderIdChunk(String consumer, Instant from, Instant to, int chunkSize,
-            BatchSql.ChunkWork<String> work) {
+            Consumer<List<String>> work) {
         String table = switch (consumer) {
             case Reconciler.INVENTORY -> "stock_movement";
             case Reconciler.POINTS -> "points_ledger";
@@ -137,33 +143,64 @@ public class ReconciliationSources {
                 List.of(from, to), chunkSize, rs -> rs.getString(1), work);
     }
 
+    /** Turns the current row of a result into a value. */
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
     private static <T> List<T> queryIn(AgroalDataSource source, String sqlWithIn, Collection<String> ids,
-            BatchSql.RowReader<T> reader) {
+            RowReader<T> reader) {
         List<String> all = List.copyOf(ids);
         List<T> rows = new ArrayList<>();
         for (int start = 0; start < all.size(); start += IN_CHUNK) {
             List<String> chunk = all.subList(start, Math.min(all.size(), start + IN_CHUNK));
-            rows.addAll(query(source, String.format(sqlWithIn, BatchSql.parameters(chunk.size())), chunk, reader));
+            String sql = String.format(sqlWithIn, String.join(", ", Collections.nCopies(chunk.size(), "?")));
+            inChunks(source, sql, chunk, IN_CHUNK, reader, rows::addAll);
         }
         return rows;
     }
 
+    /**
+     * Runs a query and hands {@code work} its rows {@code chunkSize} at a time, as the driver reads
+     * them: the fetch size makes MariaDB Connector/J stream the result instead of buffering it, so
+     * memory grows with the chunk, not with the result. A database error becomes a
+     * {@link ReconciliationException} naming the query.
+     *
+     * @return the rows read
+     */
     private static <T> int inChunks(AgroalDataSource source, String sql, List<?> parameters, int chunkSize,
-            BatchSql.RowReader<T> reader, BatchSql.ChunkWork<T> work) {
-        return reading(sql, () -> BatchSql.selectInChunks(source, sql, parameters, chunkSize, reader, work));
-    }
-
-    private static <T> List<T> query(AgroalDataSource source, String sql, List<?> parameters,
-            BatchSql.RowReader<T> reader) {
-        return reading(sql, () -> BatchSql.select(source, sql, parameters, reader));
-    }
-
-    /** What {@code read} returns; a database error becomes a {@link ReconciliationException} naming {@code sql}. */
-    private static <R> R reading(String sql, Supplier<R> read) {
-        try {
-            return read.get();
-        } catch (UncheckedSQLException e) {
-            throw new ReconciliationException("Reconciliation query failed: " + sql, e.getCause());
+            RowReader<T> reader, Consumer<List<T>> work) {
+        try (Connection connection = source.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                Object value = parameters.get(i);
+                statement.setObject(i + 1, value instanceof Instant instant ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC) : value);
+            }
+            statement.setFetchSize(chunkSize);
+            int read = 0;
+            try (ResultSet rows = statement.executeQuery()) {
+                List<T> chunk = new ArrayList<>(chunkSize);
+                while (rows.next()) {
+                    read++;
+                    chunk.add(reader.read(rows));
+                    if (chunk.size() == chunkSize) {
+                        work.accept(chunk);
+                        chunk = new ArrayList<>(chunkSize);
+                    }
+                }
+                if (!chunk.isEmpty()) {
+                    work.accept(chunk);
+                }
+            }
+            return read;
+        } catch (SQLException e) {
+            throw new ReconciliationException("Reconciliation query failed: " + sql, e);
         }
+    }
+
+    /** A UTC DATETIME column as an instant, or null. */
+    private static Instant instant(ResultSet row, String column) throws SQLException {
+        LocalDateTime value = row.getObject(column, LocalDateTime.class);
+        return value == null ? null : value.toInstant(ZoneOffset.UTC);
     }
 }

@@ -17,7 +17,8 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import javax.sql.DataSource;
+import org.hibernate.StatelessSession;
+
 
 import dev.orderflow.consumer.BusinessFailure;
 import dev.orderflow.consumer.CancelBeforeCreateGuard;
@@ -31,7 +32,7 @@ import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderFailure;
 import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.order.events.OrderOutcomeJson;
-import dev.orderflow.sql.BatchSql;
+import dev.orderflow.persistence.NativeSql;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.domain.ConsumerOutcome;
 import dev.orderflow.status.domain.ConsumerState;
@@ -53,10 +54,12 @@ import dev.orderflow.status.domain.StateRules;
  * snapshot taken at the transaction's first read (the pipeline's dedupe check), i.e. possibly before
  * the transaction that held the order's lock committed its outcome.
  *
- * <p>The rows are read and written with plain JDBC ({@link BatchSql}), a batch's worth at a time:
- * one statement locks and one loads every order of the batch, and the changed status and outcome
- * rows are written with one statement each at the batch's end. Through Hibernate this was the
- * largest part of the service's CPU per message (entity loading, dirty checks, a statement per row).
+ * <p>The rows are read and written a batch's worth at a time through the transaction's stateless
+ * session: one statement creates and locks every order of the batch, two load them with their
+ * outcomes, and the changed status and outcome rows are written with one upsert each at the
+ * batch's end ({@link NativeSql}). Managed entities cost the largest part of the service's CPU per
+ * message (dirty checks at the flush, an UPDATE per changed row) and held a batch's rows in the
+ * persistence context.
  *
  * <p>Inputs may arrive in any order. Whatever arrives first creates the order's row; until the
  * create event arrives the row is "unopened" ({@code created_at} NULL, 404 in the API) but
@@ -70,16 +73,16 @@ public class StatusRecorder {
     private static final String STATUS_TABLE = OrderConsumeStatus.TABLE;
     private static final String OUTCOME_TABLE = ConsumerOutcome.TABLE;
 
-    private final DataSource dataSource;
+    private final StatelessSession rows;
     private final List<String> requiredConsumers;
     private final Event<OrderStateChanged> stateChanged;
     private final TransactionSynchronizationRegistry transactions;
     private final ConsumeReporter outbox;
 
     @Inject
-    public StatusRecorder(DataSource dataSource, StatusServiceConfig config, Event<OrderStateChanged> stateChanged,
+    public StatusRecorder(StatelessSession rows, StatusServiceConfig config, Event<OrderStateChanged> stateChanged,
             TransactionSynchronizationRegistry transactions, ConsumeReporter outbox) {
-        this.dataSource = dataSource;
+        this.rows = rows;
         this.requiredConsumers = List.copyOf(config.requiredConsumers());
         this.stateChanged = stateChanged;
         this.transactions = transactions;
@@ -258,32 +261,27 @@ public class StatusRecorder {
 
     /**
      * Locks the orders' rows, creating the missing ones (unopened) first, and loads them with their
-     * outcomes: two statements for any number of orders. The insert takes the row lock on a
+     * outcomes: three statements for any number of orders. The insert takes the row lock on a
      * duplicate too (ON DUPLICATE KEY), so two transactions for one new order queue up instead of
-     * deadlocking on a shared-then-exclusive lock upgrade. The select is held to the primary key
-     * ({@link BatchSql#PRIMARY_KEY_HINT}).
+     * deadlocking on a shared-then-exclusive lock upgrade. The reads are held to the primary key
+     * ({@link NativeSql#PRIMARY_KEY_HINT}), so native.
      */
     private Map<String, OrderRows> lockOrders(List<String> orderIds) {
         Instant now = now();
-        BatchSql.insertOrTouch(dataSource, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
+        NativeSql.insertMissing(rows, STATUS_TABLE, List.of("order_id", "state", "first_seen_at", "updated_at"),
                 orderIds.stream().<List<?>> map(orderId -> List.of(orderId, OrderState.PENDING, now, now)).toList(),
                 "order_id");
         Map<String, OrderRows> orders = new HashMap<>();
-        BatchSql.select(dataSource, "select " + OrderConsumeStatus.SELECT_COLUMNS + ", "
-                + ConsumerOutcome.SELECT_COLUMNS + " from " + STATUS_TABLE + " s" + BatchSql.PRIMARY_KEY_HINT
-                + " left join " + OUTCOME_TABLE + " o on o.order_id = s.order_id where s.order_id in ("
-                + BatchSql.parameters(orderIds.size()) + ") for update", orderIds, row -> {
-                    String orderId = row.getString("order_id");
-                    OrderRows order = orders.get(orderId);
-                    if (order == null) {
-                        order = new OrderRows(OrderConsumeStatus.read(row));
-                        orders.put(orderId, order);
-                    }
-                    if (row.getString("consumer") != null) {
-                        order.outcomes.add(ConsumerOutcome.read(orderId, row));
-                    }
-                    return order;
-                });
+        for (OrderConsumeStatus status : rows.createNativeQuery("select * from " + STATUS_TABLE
+                + NativeSql.PRIMARY_KEY_HINT + " where order_id in (:orderIds) for update", OrderConsumeStatus.class)
+                .setParameterList("orderIds", orderIds).getResultList()) {
+            orders.put(status.orderId, new OrderRows(status));
+        }
+        for (ConsumerOutcome outcome : rows.createNativeQuery("select * from " + OUTCOME_TABLE
+                + NativeSql.PRIMARY_KEY_HINT + " where order_id in (:orderIds) for update", ConsumerOutcome.class)
+                .setParameterList("orderIds", orderIds).getResultList()) {
+            orders.get(outcome.orderId).outcomes.add(outcome);
+        }
         return orders;
     }
 
@@ -292,7 +290,7 @@ public class StatusRecorder {
      * locked), one for the outcome messages to publish.
      */
     private void writeOrders(List<OrderRows> changed) {
-        BatchSql.upsert(dataSource, STATUS_TABLE, List.of("order_id", "customer_id", "state", "created_at",
+        NativeSql.upsert(rows, STATUS_TABLE, List.of("order_id", "customer_id", "state", "created_at",
                 "cancel_requested_at", "first_seen_at", "updated_at", "completed_at", "failed_at", "cancelled_at",
                 "failure_consumer", "failure_class", "failure_reason"), changed.stream().map(order -> order.status)
                         .<List<?>> map(s -> Arrays.asList(s.orderId, s.customerId, s.state, s.createdAt,
@@ -302,7 +300,7 @@ public class StatusRecorder {
         List<PendingReport> published = changed.stream().flatMap(order -> order.published.stream()).toList();
         outbox.enqueue(published);
         changed.forEach(order -> order.published.clear());
-        BatchSql.upsert(dataSource, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
+        NativeSql.upsert(rows, OUTCOME_TABLE, List.of("order_id", "consumer", "event_type", "outcome",
                 "failure_class", "reason", "occurred_at", "source", "recorded_at"),
                 changed.stream().flatMap(order -> order.changedOutcomes.stream()).<List<?>> map(o -> Arrays.asList(
                         o.orderId, o.consumer, o.eventType, o.outcome, o.failureClass, o.reason, o.occurredAt,

@@ -438,7 +438,7 @@ public final class LoadRun {
         }
     }
 
-    /** status-service stores instants as UTC wall-clock time (BatchSql). */
+    /** status-service stores instants as UTC wall-clock time. */
     static Instant utc(LocalDateTime time) {
         return time == null ? null : time.toInstant(ZoneOffset.UTC);
     }

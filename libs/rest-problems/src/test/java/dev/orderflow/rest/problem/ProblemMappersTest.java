@@ -6,13 +6,13 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 
+import jakarta.persistence.PersistenceException;
 import jakarta.ws.rs.core.Response;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.orderflow.sql.UncheckedSQLException;
 
 /**
  * The shared mappers' answers to unexpected errors and the database-outage rule they share with
@@ -53,21 +53,21 @@ class ProblemMappersTest {
 
     /**
      * Connector/J throws SQLTransientConnectionException for SQLState classes it does not know, such
-     * as a trigger's SIGNAL (45000), and BatchSql wraps it in an UncheckedSQLException: the
+     * as a trigger's SIGNAL (45000), and Hibernate wraps it in a PersistenceException: the
      * statement failed, the database is up, so the answer is a 500 without Retry-After.
      */
     @Test
     void signalledErrorIsNotAnOutageEvenAsATransientConnectionException() {
         SQLTransientConnectionException signal = new SQLTransientConnectionException("forced insert failure", "45000",
                 1644);
-        Throwable wrapped = new UncheckedSQLException(signal);
+        Throwable wrapped = new PersistenceException("could not execute statement [forced insert failure]", signal);
 
         assertThat(DatabaseErrors.isUnavailable(wrapped)).isFalse();
         Response response = mappers.unexpected(wrapped);
         assertThat(response.getStatus()).isEqualTo(500);
         assertThat(response.getHeaderString("Retry-After")).isNull();
         assertThat((String) response.getEntity()).contains("/problems/internal-error")
-                .doesNotContain("forced insert failure").doesNotContain("UncheckedSQLException");
+                .doesNotContain("forced insert failure").doesNotContain("PersistenceException");
     }
 
     @Test
