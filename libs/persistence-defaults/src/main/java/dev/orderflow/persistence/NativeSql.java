@@ -1,22 +1,23 @@
 package dev.orderflow.persistence;
 
+import java.sql.PreparedStatement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Collections;
 import java.util.List;
 
 import org.hibernate.SharedSessionContract;
-import org.hibernate.query.NativeQuery;
 
 /**
  * The native SQL JPA cannot express, run through a Hibernate session in its transaction: many rows
  * inserted or updated by one {@code INSERT … ON DUPLICATE KEY UPDATE} (Hibernate's own upsert sends
  * a statement per row), and the index hint of a locking read.
  *
- * <p>A statement's row count is rounded up to a power of two by repeating its last row: a repeated
- * row meets its own key and writes the same values again, so it changes nothing, and a table's
- * statements take a handful of texts. Hibernate keeps an entry per native statement text; with a
- * text per row count those entries would grow with the batch sizes seen.
- *
- * <p>Values bind as Hibernate binds them (instants in the configured time zone); enums by name.
+ * <p>The statement runs on the session's connection ({@code doWork}), bound as plain JDBC: its
+ * text changes with the row count, and Hibernate's native queries would keep parameter metadata
+ * for every text and build it again, per parameter, on every call. Instants bind as UTC wall-clock
+ * time (the suite's {@code quarkus.hibernate-orm.jdbc.timezone}), enums by name.
  */
 public final class NativeSql {
 
@@ -69,24 +70,25 @@ public final class NativeSql {
         if (rows.isEmpty()) {
             return;
         }
-        int statementRows = Integer.highestOneBit(rows.size()) == rows.size() ? rows.size()
-                : Integer.highestOneBit(rows.size()) << 1;
         String row = "(" + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
         String sql = "insert into " + table + " (" + String.join(", ", columns) + ") values "
-                + String.join(", ", Collections.nCopies(statementRows, row))
-                + " on duplicate key update " + onDuplicate;
-        NativeQuery<?> statement = session.createNativeQuery(sql);
-        int position = 1;
-        for (int i = 0; i < statementRows; i++) {
-            List<?> values = rows.get(Math.min(i, rows.size() - 1));
-            if (values.size() != columns.size()) {
-                throw new IllegalArgumentException("a row of " + table + " has " + values.size() + " values for "
-                        + columns.size() + " columns");
+                + String.join(", ", Collections.nCopies(rows.size(), row)) + " on duplicate key update " + onDuplicate;
+        session.doWork(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                int position = 1;
+                for (List<?> values : rows) {
+                    if (values.size() != columns.size()) {
+                        throw new IllegalArgumentException("a row of " + table + " has " + values.size()
+                                + " values for " + columns.size() + " columns");
+                    }
+                    for (Object value : values) {
+                        statement.setObject(position++, value instanceof Instant instant
+                                ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC)
+                                : value instanceof Enum<?> e ? e.name() : value);
+                    }
+                }
+                statement.executeUpdate();
             }
-            for (Object value : values) {
-                statement.setParameter(position++, value instanceof Enum<?> e ? e.name() : value);
-            }
-        }
-        statement.executeUpdate();
+        });
     }
 }
