@@ -59,8 +59,8 @@ public interface IdempotentConsumerConfig {
         Duration sweepInterval();
 
         /**
-         * How long the relay lets rows it has sent wait before it deletes them: one DELETE (an
-         * auto-commit, so a flush of MariaDB's log) then serves every round sent meanwhile instead of
+         * How long the relay lets rows it has sent wait before it deletes them: one transaction (a
+         * commit, so a flush of MariaDB's log) then serves every round sent meanwhile instead of
          * one per round, which would be half of inventory's and points' commits at 140 orders/s.
          * PT0S deletes after every round. Must be shorter than {@code sweep-interval}: another
          * instance's sweep takes the rows older than that, and would send a sent, undeleted row
