@@ -25,9 +25,6 @@ public interface OrderServiceConfig {
     /** Group commit of new orders (see {@code OrderGroupCommit}). */
     GroupCommit groupCommit();
 
-    /** Test-only fault injection (used by the fault-tests module); every setting is off by default. */
-    FaultInjection faultInjection();
-
     interface Limits {
         /** Most lines in one order; more → 400 naming {@code items}. */
         @WithDefault("50")
@@ -89,16 +86,5 @@ public interface OrderServiceConfig {
          */
         @WithDefault("64")
         int maxOrders();
-    }
-
-    interface FaultInjection {
-        /**
-         * Pause inside the local transaction of a create, after the INSERT and before the commit
-         * (of the order's whole group, which waits with it): widens the window in which a crash leaves a half message whose
-         * order row never committed, so a fault test can {@code kill -9} the service inside it.
-         * {@code PT0S} (the default) means no pause; never set it in production.
-         */
-        @WithDefault("PT0S")
-        Duration delayAfterInsert();
     }
 }

@@ -57,7 +57,6 @@ public class OrderGroupCommit {
 
     private final GroupInsert insert;
     private final int maxOrders;
-    private final Duration delayAfterInsert;
     private final DistributionSummary groupSizes;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a group ends and when the service stops. */
@@ -80,7 +79,6 @@ public class OrderGroupCommit {
         }
         this.insert = insert;
         this.maxOrders = config.groupCommit().maxOrders();
-        this.delayAfterInsert = config.faultInjection().delayAfterInsert();
         this.groupSizes = DistributionSummary.builder("orders.group_commit.orders")
                 .description("Orders committed together in one database transaction (one sample per group)")
                 .register(registry);
@@ -235,7 +233,6 @@ public class OrderGroupCommit {
         try {
             QuarkusTransaction.requiringNew().run(() -> {
                 insert.insert(orders);
-                pauseForFaultInjection();
                 inserted[0] = true;
             });
         } catch (RuntimeException e) {
@@ -256,19 +253,6 @@ public class OrderGroupCommit {
     static void persist(List<Order> orders) {
         orders.forEach(order -> order.copy().persist());
         Order.flush();
-    }
-
-    /** The test-only pause of {@code order-service.fault-injection.delay-after-insert}; nothing when zero. */
-    private void pauseForFaultInjection() {
-        if (delayAfterInsert.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(delayAfterInsert.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted during the fault-injection pause", e);
-        }
     }
 
     /**

@@ -196,11 +196,6 @@ class AccessLogPublisherTest {
             public GroupCommit groupCommit() {
                 throw new UnsupportedOperationException();
             }
-
-            @Override
-            public FaultInjection faultInjection() {
-                throw new UnsupportedOperationException();
-            }
         };
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.awaitility.core.ConditionTimeoutException;
 
+import dev.orderflow.consumer.testing.DatabaseLink;
 import dev.orderflow.faults.OrderStream.AcceptedOrder;
 import dev.orderflow.faults.Verdict.Poison;
 import dev.orderflow.launcher.ServiceProcess;
@@ -40,8 +41,6 @@ public final class FaultRun {
     /** The consumer that is stalled, and the one run as two instances. */
     static final String SLOW_CONSUMER = "points-service";
     static final String TWO_INSTANCE_SERVICE = "points-service";
-    /** The fault hook's pause: far below the check-back's rollback window (PT10S, FaultSuite). */
-    static final String HALF_MESSAGE_WINDOW = "PT3S";
 
     private final Profile profile;
     private final FaultSuite suite;
@@ -149,11 +148,11 @@ public final class FaultRun {
             }
         }, "slow-consumer", stream);
         step("database outage of " + FaultSuite.DB_OUTAGE_SERVICE, () -> {
-            suite.databaseLink().cut();
+            suite.databaseLink(FaultSuite.DB_OUTAGE_SERVICE).cut();
             try {
                 holdFault(profile.databaseOutage());
             } finally {
-                suite.databaseLink().restore();
+                suite.databaseLink(FaultSuite.DB_OUTAGE_SERVICE).restore();
             }
         }, "database-outage", stream);
         step("two instances of " + TWO_INSTANCE_SERVICE + ", one killed in the rebalance", () -> {
@@ -206,19 +205,25 @@ public final class FaultRun {
     }
 
     /**
-     * Restarts order-service with the fault hook's pause inside each create's local transaction,
-     * waits until every client is inside a create (half message sent, row not committed), kills
-     * it with {@code kill -9}, and restarts it without the pause. The check-back must roll those
-     * half messages back (no row) and commit any whose row did commit.
+     * Stalls order-service's database link, waits until every client is inside a create (half
+     * message sent, its order row not committed: the group's INSERT or commit waits on the link),
+     * kills the service with {@code kill -9}, drops the held connections (MariaDB rolls back what
+     * they had not committed) and restarts it. The check-back must roll those half messages back
+     * (no row) and commit any whose row did commit.
      */
     private void killOrderServiceInWindow(OrderStream stream) {
-        suite.kill9("order-service");
-        ServiceProcess slowed = suite.restart("order-service",
-                Map.of("order-service.fault-injection.delay-after-insert", HALF_MESSAGE_WINDOW));
-        await("every client inside a create").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> stream.inFlight() >= profile.workers());
-        suite.kill9(slowed);
-        suite.restart("order-service", Map.of());
+        DatabaseLink link = suite.databaseLink(FaultSuite.HALF_MESSAGE_SERVICE);
+        link.stall();
+        try {
+            await("every client inside a create").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> stream.inFlight() >= profile.workers());
+            suite.kill9(FaultSuite.HALF_MESSAGE_SERVICE);
+        } finally {
+            link.cut();
+            link.resume();
+            link.restore();
+        }
+        suite.restart(FaultSuite.HALF_MESSAGE_SERVICE, Map.of());
     }
 
     /** A fault's duration (the outage or stall itself), not a wait for a condition. */

@@ -32,9 +32,10 @@ import dev.orderflow.tokens.TokenIssuer;
 /**
  * The suite the faults are injected into: the broker ({@link BrokerMain}) and every service as
  * child processes on free ports, each service with a fresh {@code orderflow_fault_*} database on
- * the real MariaDB; inventory-service reaches its database through a {@link DatabaseLink} (a
- * loopback relay) that the database-outage fault cuts, unless the caller injects no database outage
- * (the benchmark: every statement through the relay cost inventory-service a hop through this JVM).
+ * the real MariaDB; inventory-service and order-service reach theirs through a {@link DatabaseLink}
+ * each (a loopback relay), which the database-outage fault cuts and the half-message fault stalls,
+ * unless the caller injects neither (the benchmark: every statement through a relay costs the
+ * service a hop through this JVM).
  * Every process it starts is tracked and {@link #close()} (also a JVM
  * shutdown hook) kills them all, whatever state the run is in.
  */
@@ -45,6 +46,12 @@ public final class FaultSuite implements AutoCloseable {
 
     /** The service whose database connection goes through the proxy (the database-outage fault). */
     public static final String DB_OUTAGE_SERVICE = "inventory-service";
+
+    /**
+     * The service whose database connection is stalled to hold its creates inside the half-message
+     * window (half message sent, order row not committed) while it is killed.
+     */
+    public static final String HALF_MESSAGE_SERVICE = "order-service";
 
     /** The broker's process name, and the prefix of JVM options meant for it ({@code broker:<option>}). */
     public static final String BROKER = "broker";
@@ -93,8 +100,8 @@ public final class FaultSuite implements AutoCloseable {
     private final int nameServerPort;
     private final int brokerPort;
     private final int brokerReadyPort;
-    /** Null when the suite was started without the relay. */
-    private final DatabaseLink databaseLink;
+    /** The relays of {@link #DB_OUTAGE_SERVICE} and {@link #HALF_MESSAGE_SERVICE}; none when the suite was started without them. */
+    private final Map<String, DatabaseLink> databaseLinks = new LinkedHashMap<>();
     private final Thread shutdownHook = new Thread(this::close, "fault-suite-stop");
     private ServiceProcess broker;
     private int brokerStarts;
@@ -119,10 +126,14 @@ public final class FaultSuite implements AutoCloseable {
         this.nameServerPort = ports.port();
         this.brokerPort = ports.brokerPort();
         this.brokerReadyPort = ports.port();
-        try {
-            this.databaseLink = relayDatabase ? new DatabaseLink(mariadbHost, mariadbPort) : null;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot open the database relay", e);
+        if (relayDatabase) {
+            try {
+                for (String service : List.of(DB_OUTAGE_SERVICE, HALF_MESSAGE_SERVICE)) {
+                    databaseLinks.put(service, new DatabaseLink(mariadbHost, mariadbPort));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot open the database relay", e);
+            }
         }
     }
 
@@ -155,9 +166,9 @@ public final class FaultSuite implements AutoCloseable {
      * {@code <service>:<option>} (e.g. {@code inventory-service:-Dx=y}) applies to that service only,
      * and one written {@code broker:<option>} to the broker's JVM only (after {@link BrokerMain#JVM_OPTIONS}).
      *
-     * @param relayDatabase whether {@link #DB_OUTAGE_SERVICE} reaches MariaDB through the
-     *        {@link #databaseLink()} relay (needed for the database-outage fault); without it every
-     *        service connects directly, as in production
+     * @param relayDatabase whether {@link #DB_OUTAGE_SERVICE} and {@link #HALF_MESSAGE_SERVICE} reach
+     *        MariaDB through {@link #databaseLink(String) relays} (needed for the database-outage and
+     *        half-message faults); without them every service connects directly, as in production
      */
     public static FaultSuite start(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
             String mariadbHost, int mariadbPort, boolean relayDatabase, PrintStream out) {
@@ -292,13 +303,14 @@ public final class FaultSuite implements AutoCloseable {
         return broker;
     }
 
-    /** The relay between {@link #DB_OUTAGE_SERVICE} and MariaDB: {@code cut()} and {@code restore()} it. */
-    public DatabaseLink databaseLink() {
-        if (databaseLink == null) {
-            throw new IllegalStateException("This suite was started without the database relay: "
-                    + DB_OUTAGE_SERVICE + " connects to MariaDB directly, so no database outage can be injected");
+    /** The relay between {@code service} and MariaDB: {@code cut()}/{@code restore()}, {@code stall()}/{@code resume()} it. */
+    public DatabaseLink databaseLink(String service) {
+        DatabaseLink link = databaseLinks.get(service);
+        if (link == null) {
+            throw new IllegalStateException(service + " connects to MariaDB directly in this suite (relayed: "
+                    + databaseLinks.keySet() + "), so no database fault can be injected there");
         }
-        return databaseLink;
+        return link;
     }
 
     /** Every process (service instance or broker) that exited although no fault stopped it. */
@@ -325,8 +337,8 @@ public final class FaultSuite implements AutoCloseable {
         List<ProcessHandle> services = started.stream().filter(s -> s != broker).map(ServiceProcess::handle).toList();
         stopProcesses("fault suite", services, broker, () -> {
             try {
-                if (databaseLink != null) {
-                    databaseLink.close();
+                for (DatabaseLink link : databaseLinks.values()) {
+                    link.close();
                 }
             } catch (IOException e) {
                 out.println("fault suite: closing the database relay failed: " + e);
@@ -416,7 +428,7 @@ public final class FaultSuite implements AutoCloseable {
         }
         String name = spec.name();
         int port = spec.port();
-        int databasePort = databaseLink != null && name.equals(DB_OUTAGE_SERVICE) ? databaseLink.port() : mariadbPort;
+        int databasePort = databaseLinks.containsKey(name) ? databaseLinks.get(name).port() : mariadbPort;
         Map<String, String> properties = new LinkedHashMap<>(LocalSuite.serviceProperties(spec,
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
                 List.copyOf(specs.values()), tokens));

@@ -2,6 +2,7 @@ package dev.orderflow.consumer.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,7 +17,8 @@ import java.util.logging.Logger;
  * A TCP relay between the application under test and the shared MariaDB server, so a test can
  * take the database away from that one application without touching the server others use:
  * {@link #cut()} closes every open connection (like a server-side KILL) and refuses new ones until
- * {@link #restore()}. Point the datasource at {@link #jdbcUrl(String)}.
+ * {@link #restore()}; {@link #stall()} holds every byte either way, connections open, until
+ * {@link #resume()} (a database that stops answering). Point the datasource at {@link #jdbcUrl(String)}.
  */
 public final class DatabaseLink implements AutoCloseable {
 
@@ -28,6 +30,9 @@ public final class DatabaseLink implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean up = true;
     private volatile boolean closed;
+    /** Guards {@link #stalled}; the pumps wait on it. */
+    private final Object flow = new Object();
+    private boolean stalled;
 
     /** Starts relaying a free local port to {@code targetHost:targetPort}. */
     public DatabaseLink(String targetHost, int targetPort) throws IOException {
@@ -50,7 +55,29 @@ public final class DatabaseLink implements AutoCloseable {
         return "jdbc:mariadb://127.0.0.1:" + port() + "/" + database + "?createDatabaseIfNotExist=true";
     }
 
-    /** Drops every open connection and refuses new ones: the database is gone for the application. */
+    /**
+     * Holds whatever either side sends from now on, connections open, until {@link #resume()}: the
+     * application's statements and commits wait as on a database that stopped answering.
+     */
+    public void stall() {
+        synchronized (flow) {
+            stalled = true;
+        }
+    }
+
+    /** Lets the held bytes and everything after them through. */
+    public void resume() {
+        synchronized (flow) {
+            stalled = false;
+            flow.notifyAll();
+        }
+    }
+
+    /**
+     * Drops every open connection and refuses new ones: the database is gone for the application.
+     * Bytes a {@link #stall()} held are dropped with their connections (the server rolls back what
+     * they had not committed).
+     */
     public void cut() {
         up = false;
         for (Socket socket : open) {
@@ -98,6 +125,7 @@ public final class DatabaseLink implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    awaitFlow(from);
                     out.write(buffer, 0, n);
                     out.flush();
                 }
@@ -113,6 +141,23 @@ public final class DatabaseLink implements AutoCloseable {
         }, "database-link-pump");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Returns once bytes may flow; throws when {@code from} was closed meanwhile (a cut). */
+    private void awaitFlow(Socket from) throws IOException {
+        synchronized (flow) {
+            while (stalled && !from.isClosed()) {
+                try {
+                    flow.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("database link stopped");
+                }
+            }
+        }
+        if (from.isClosed()) {
+            throw new IOException("database link connection cut while stalled");
+        }
     }
 
     private static void closeQuietly(Socket socket) {
