@@ -1,12 +1,13 @@
 package dev.orderflow.status.reconciliation;
 
-import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -17,6 +18,10 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.order.events.OwedEffects;
+import dev.orderflow.order.events.OwedEffects.Consumer;
+import dev.orderflow.order.events.OwedEffects.Effect;
 import dev.orderflow.status.config.PeriodicJobs;
 import dev.orderflow.status.reconciliation.ReconciliationSources.OrderRow;
 import dev.orderflow.status.reconciliation.ReconciliationSources.OutcomeRow;
@@ -33,20 +38,13 @@ import io.quarkus.scheduler.Scheduler;
  * Compares every order created in a window with each consumer's effect and reports what
  * disagrees: a missing effect, an effect without order, an effect applied twice, a wrong amount.
  *
- * <p>What each consumer owes an order (unless this service recorded its create as REJECTED, e.g.
- * insufficient stock or cancel-before-create, which owes nothing):
- * <ul>
- * <li>inventory: one DEDUCT stock_movement per SKU, of the units ordered; if cancelled, one RESTORE
- * per DEDUCT of the same units;</li>
- * <li>points: one ORDER_CREDIT of floor(amount × rate); if cancelled, one ORDER_REVERSAL of minus the
- * credit;</li>
- * <li>sms: one CREATE text; if cancelled, one CANCEL text.</li>
- * </ul>
- * A reversal of an order that is not cancelled, and an effect written in the window whose order does
- * not exist, are effects without order. Missing effects of orders younger than the settle time (or
- * cancelled more recently) are not reported: they may still be on their way. Missing texts of orders
- * created (or cancelled) longer ago than sms-service's retention are not reported either: its purge
- * may have deleted them ({@link ReconciliationConfig#smsRetention()}).
+ * <p>What each consumer owes an order is {@link OwedEffects}'; a consumer's create counts as
+ * rejected when this service recorded its outcome as REJECTED. An effect written in the window
+ * whose order does not exist is an effect without order. Missing effects of orders younger than the
+ * settle time (or cancelled or failed more recently) are not reported: they may still be on their
+ * way. Missing texts of orders created (or cancelled or failed) longer ago than sms-service's
+ * retention are not reported either: its purge may have deleted them
+ * ({@link ReconciliationConfig#smsRetention()}).
  *
  * <p>A run streams the window a page of orders at a time and reads each page's effects by order id,
  * so its memory is bounded by {@link ReconciliationConfig#pageSize()} and
@@ -59,13 +57,10 @@ import io.quarkus.scheduler.Scheduler;
 @ApplicationScoped
 public class Reconciler {
 
-    static final String INVENTORY = "inventory";
-    static final String POINTS = "points";
-    static final String SMS = "sms";
-
     private static final Logger LOG = Logger.getLogger(Reconciler.class);
-    private static final String CANCELLED = "CANCELLED";
-    private static final String FAILED = "FAILED";
+    /** What a finding calls each kind of text. */
+    private static final Map<String, String> TEXT_NAMES = Map.of(OwedEffects.CONFIRMATION, "confirmation",
+            OwedEffects.CANCELLATION, "cancellation", OwedEffects.FAILURE, "failure");
 
     private final ReconciliationSources sources;
     private final ReconciliationConfig config;
@@ -139,13 +134,13 @@ public class Reconciler {
         FindingTally findings = new FindingTally(config.maxFindings());
         int ordersChecked = sources.forEachOrderChunk(from, to, config.pageSize(),
                 orders -> checkOrders(orders, settledBefore, textsKeptSince, findings));
-        for (String consumer : List.of(INVENTORY, POINTS, SMS)) {
+        for (Consumer consumer : Consumer.values()) {
             sources.forEachEffectOrderIdChunk(consumer, from, to, config.pageSize(), named -> {
                 Set<String> missing = new TreeSet<>(named);
                 missing.removeAll(sources.existingOrders(named));
                 for (String orderId : missing) {
-                    findings.add(new Finding(FindingKind.EFFECT_WITHOUT_ORDER, consumer, orderId,
-                            "an effect of " + consumer + " names order " + orderId + ", which does not exist"));
+                    findings.add(new Finding(FindingKind.EFFECT_WITHOUT_ORDER, consumer.label(), orderId,
+                            "an effect of " + consumer.label() + " names order " + orderId + ", which does not exist"));
                 }
             });
         }
@@ -172,201 +167,137 @@ public class Reconciler {
         Map<String, List<OutcomeRow>> deadLettered = outcomes.stream()
                 .filter(o -> "DEAD_LETTERED".equals(o.outcome()))
                 .collect(Collectors.groupingBy(o -> o.orderId() + ":" + o.consumer()));
-        Map<String, List<StockMovementRow>> movements = sources.stockMovements(ids).stream()
-                .collect(Collectors.groupingBy(StockMovementRow::orderId));
-        Map<String, List<PointsLedgerRow>> ledger = sources.pointsLedger(ids).stream()
-                .collect(Collectors.groupingBy(PointsLedgerRow::orderId));
-        Map<String, List<SmsRow>> texts = sources.smsOutbox(ids).stream()
-                .collect(Collectors.groupingBy(SmsRow::orderId));
+        Map<Consumer, Map<String, List<Written>>> written = Map.of(
+                Consumer.INVENTORY, sources.stockMovements(ids).stream().collect(Collectors.groupingBy(
+                        StockMovementRow::orderId, Collectors.mapping(
+                                m -> new Written(m.kind(), m.sku(), m.quantity(), null), Collectors.toList()))),
+                Consumer.POINTS, sources.pointsLedger(ids).stream().collect(Collectors.groupingBy(
+                        PointsLedgerRow::orderId, Collectors.mapping(
+                                e -> new Written(e.reason(), "", e.points(), null), Collectors.toList()))),
+                Consumer.SMS, sources.smsOutbox(ids).stream().collect(Collectors.groupingBy(SmsRow::orderId,
+                        Collectors.mapping(t -> new Written(t.eventType().toUpperCase(Locale.ROOT), "", 1, t.status()),
+                                Collectors.toList()))));
         for (OrderRow order : orders) {
-            OrderCheck check = new OrderCheck(order, settledBefore, textsKeptSince, findings, deadLettered);
-            if (!rejected.contains(order.id() + ":" + INVENTORY)) {
-                checkInventory(check, skus.getOrDefault(order.id(), Map.of()),
-                        movements.getOrDefault(order.id(), List.of()));
+            OrderCheck check = new OrderCheck(order, new OwedEffects.Order(order.amount(), order.status(),
+                    skus.getOrDefault(order.id(), Map.of())), settledBefore, textsKeptSince, findings, deadLettered);
+            for (Consumer consumer : Consumer.values()) {
+                boolean createRejected = rejected.contains(order.id() + ":" + consumer.label());
+                check.compare(consumer, OwedEffects.owedBy(consumer, check.owing(), createRejected, config.pointsRate()),
+                        written.get(consumer).getOrDefault(order.id(), List.of()), createRejected);
             }
-            if (!rejected.contains(order.id() + ":" + POINTS)) {
-                checkPoints(check, ledger.getOrDefault(order.id(), List.of()));
-            }
-            if (!rejected.contains(order.id() + ":" + SMS)) {
-                checkSms(check, texts.getOrDefault(order.id(), List.of()));
-            }
+        }
+    }
+
+    /** An effect a consumer wrote: as {@link Effect}, with a text's status. */
+    private record Written(String kind, String subject, long amount, String status) {
+
+        String key() {
+            return subject.isEmpty() ? kind : kind + " " + subject;
         }
     }
 
     /** One order being checked, and where its findings go. */
-    private record OrderCheck(OrderRow order, Instant settledBefore, Instant textsKeptSince, FindingTally findings,
-            Map<String, List<OutcomeRow>> deadLettered) {
+    private record OrderCheck(OrderRow order, OwedEffects.Order owing, Instant settledBefore, Instant textsKeptSince,
+            FindingTally findings, Map<String, List<OutcomeRow>> deadLettered) {
 
-        boolean cancelled() {
-            return CANCELLED.equals(order.status());
-        }
-
-        /** A FAILED order: its effects are compensated (the fail event), whatever its consumers did with the create. */
-        boolean failed() {
-            return FAILED.equals(order.status());
-        }
-
-        /** Missing effects of the create count once the order is older than the settle time. */
-        boolean createSettled() {
-            return order.createdAt().isBefore(settledBefore);
-        }
-
-        /** Missing reversals count once the cancel (the order's last update) is older than the settle time. */
-        boolean cancelSettled() {
-            return order.updatedAt() == null || order.updatedAt().isBefore(settledBefore);
+        /**
+         * What {@code consumer} wrote against what it owes: an owed effect missing (once due), written
+         * more than once or with another amount; an effect owed by nobody.
+         */
+        void compare(Consumer consumer, List<Effect> owed, List<Written> written, boolean createRejected) {
+            Map<String, List<Written>> byKey = written.stream()
+                    .collect(Collectors.groupingBy(Written::key, TreeMap::new, Collectors.toList()));
+            Set<String> owedKinds = owed.stream().map(Effect::kind).collect(Collectors.toSet());
+            for (Effect effect : owed) {
+                List<Written> found = byKey.getOrDefault(effect.key(), List.of());
+                if (found.isEmpty()) {
+                    if (due(consumer, effect)) {
+                        missing(consumer, missingDetail(consumer, effect));
+                    }
+                } else if (found.size() > 1) {
+                    add(FindingKind.DUPLICATE_EFFECT, consumer, duplicateDetail(consumer, effect, found.size()));
+                } else if (found.get(0).amount() != effect.amount()) {
+                    add(FindingKind.WRONG_AMOUNT, consumer, wrongAmountDetail(consumer, effect, found.get(0).amount()));
+                }
+            }
+            Set<String> owedKeys = owed.stream().map(Effect::key).collect(Collectors.toSet());
+            byKey.forEach((key, found) -> {
+                if (owedKeys.contains(key)) {
+                    return;
+                }
+                Written first = found.get(0);
+                if (owedKinds.contains(first.kind())) {
+                    add(FindingKind.WRONG_AMOUNT, consumer, first.kind() + " of " + first.subject()
+                            + ", which the order does not contain");
+                } else {
+                    add(FindingKind.EFFECT_WITHOUT_ORDER, consumer, describe(consumer, first) + " although the order is "
+                            + order.status() + (createRejected ? " and " + consumer.label() + " rejected its create" : ""));
+                }
+            });
+            if (consumer == Consumer.SMS && !OwedEffects.confirmationMayBeSent(owing) && written.stream()
+                    .anyMatch(t -> OwedEffects.CONFIRMATION.equals(t.kind()) && "SENT".equals(t.status()))) {
+                add(FindingKind.EFFECT_WITHOUT_ORDER, consumer, "confirmation sent although the order failed");
+            }
         }
 
         /**
-         * Whether the create's text, written after the order, is still kept: sms-service purges a
-         * finished text its retention after the last attempt, which is never before the order.
+         * A missing effect counts once its event is older than the settle time (the create's: the order's
+         * creation; a cancel's or fail's: the order's last update), and for a text only while
+         * sms-service still keeps it: its purge deletes a finished text its retention after the last
+         * attempt, which is never before that event.
          */
-        boolean createTextKept() {
-            return !order.createdAt().isBefore(textsKeptSince);
+        private boolean due(Consumer consumer, Effect effect) {
+            Instant event = effect.answers() == OrderEventType.CREATE ? order.createdAt() : order.updatedAt();
+            if (event == null) {
+                return true;
+            }
+            return event.isBefore(settledBefore) && (consumer != Consumer.SMS || !event.isBefore(textsKeptSince));
         }
 
-        /** Whether the cancellation text, written after the cancel (the order's last update), is still kept. */
-        boolean cancelTextKept() {
-            return order.updatedAt() == null || !order.updatedAt().isBefore(textsKeptSince);
+        private String missingDetail(Consumer consumer, Effect effect) {
+            String undone = effect.answers() == OrderEventType.CREATE ? ""
+                    : order.status().toLowerCase(Locale.ROOT) + ", but ";
+            return switch (consumer) {
+                case INVENTORY -> undone + "no " + effect.kind() + " of "
+                        + (undone.isEmpty() ? effect.amount() + " x " : "") + effect.subject();
+                case POINTS -> undone + "no " + effect.kind() + " of " + Math.abs(effect.amount()) + " points";
+                case SMS -> undone + "no " + TEXT_NAMES.get(effect.kind()) + " text (sms_outbox " + effect.kind() + ")";
+            };
         }
 
-        void add(FindingKind kind, String consumer, String detail) {
-            findings.add(new Finding(kind, consumer, order.id(), detail));
+        private static String duplicateDetail(Consumer consumer, Effect effect, int times) {
+            return switch (consumer) {
+                case INVENTORY -> times + " " + effect.kind() + " rows for " + effect.subject();
+                case POINTS -> times + " " + effect.kind() + " entries";
+                case SMS -> times + " " + TEXT_NAMES.get(effect.kind()) + " texts";
+            };
         }
 
-        void missing(String consumer, String detail) {
-            String dlq = deadLettered.containsKey(order.id() + ":" + consumer)
-                    ? " (the event was dead-lettered: see %DLQ% of " + consumer + ")" : "";
+        private static String wrongAmountDetail(Consumer consumer, Effect effect, long found) {
+            return switch (consumer) {
+                case INVENTORY -> effect.kind() + " of " + found + " x " + effect.subject() + ", "
+                        + (OwedEffects.DEDUCT.equals(effect.kind()) ? "ordered " : "deducted ") + effect.amount();
+                case POINTS, SMS -> effect.kind() + " of " + found + " points, expected " + effect.amount();
+            };
+        }
+
+        private static String describe(Consumer consumer, Written effect) {
+            return switch (consumer) {
+                case INVENTORY -> effect.kind() + " of " + effect.subject();
+                case POINTS -> effect.kind();
+                case SMS -> TEXT_NAMES.getOrDefault(effect.kind(), effect.kind()) + " text";
+            };
+        }
+
+        void add(FindingKind kind, Consumer consumer, String detail) {
+            findings.add(new Finding(kind, consumer.label(), order.id(), detail));
+        }
+
+        void missing(Consumer consumer, String detail) {
+            String dlq = deadLettered.containsKey(order.id() + ":" + consumer.label())
+                    ? " (the event was dead-lettered: see %DLQ% of " + consumer.label() + ")" : "";
             add(FindingKind.MISSING_EFFECT, consumer, detail + dlq);
         }
-    }
-
-    private static void checkInventory(OrderCheck check, Map<String, Long> ordered, List<StockMovementRow> rows) {
-        Map<String, List<StockMovementRow>> deducts = bySku(rows, "DEDUCT");
-        Map<String, List<StockMovementRow>> restores = bySku(rows, "RESTORE");
-        for (Map.Entry<String, Long> line : ordered.entrySet()) {
-            List<StockMovementRow> deducted = deducts.getOrDefault(line.getKey(), List.of());
-            if (deducted.isEmpty()) {
-                if (check.createSettled()) {
-                    check.missing(INVENTORY, "no DEDUCT of " + line.getValue() + " x " + line.getKey());
-                }
-            } else if (deducted.size() > 1) {
-                check.add(FindingKind.DUPLICATE_EFFECT, INVENTORY, deducted.size() + " DEDUCT rows for "
-                        + line.getKey());
-            } else if (deducted.get(0).quantity() != line.getValue()) {
-                check.add(FindingKind.WRONG_AMOUNT, INVENTORY, "DEDUCT of " + deducted.get(0).quantity() + " x "
-                        + line.getKey() + ", ordered " + line.getValue());
-            }
-        }
-        deducts.keySet().stream().filter(sku -> !ordered.containsKey(sku)).sorted().forEach(sku -> check.add(
-                FindingKind.WRONG_AMOUNT, INVENTORY, "DEDUCT of " + sku + ", which the order does not contain"));
-        if (!check.cancelled() && !check.failed()) {
-            restores.keySet().stream().sorted().forEach(sku -> check.add(FindingKind.EFFECT_WITHOUT_ORDER, INVENTORY,
-                    "RESTORE of " + sku + " although the order is neither cancelled nor failed"));
-            return;
-        }
-        for (Map.Entry<String, List<StockMovementRow>> deduct : deducts.entrySet()) {
-            List<StockMovementRow> restored = restores.getOrDefault(deduct.getKey(), List.of());
-            long deductedUnits = deduct.getValue().get(0).quantity();
-            if (restored.isEmpty()) {
-                if (check.cancelSettled()) {
-                    check.missing(INVENTORY, (check.failed() ? "failed" : "cancelled") + ", but no RESTORE of "
-                            + deduct.getKey());
-                }
-            } else if (restored.size() > 1) {
-                check.add(FindingKind.DUPLICATE_EFFECT, INVENTORY, restored.size() + " RESTORE rows for "
-                        + deduct.getKey());
-            } else if (restored.get(0).quantity() != deductedUnits) {
-                check.add(FindingKind.WRONG_AMOUNT, INVENTORY, "RESTORE of " + restored.get(0).quantity() + " x "
-                        + deduct.getKey() + ", deducted " + deductedUnits);
-            }
-        }
-    }
-
-    private void checkPoints(OrderCheck check, List<PointsLedgerRow> rows) {
-        List<PointsLedgerRow> credits = rows.stream().filter(r -> "ORDER_CREDIT".equals(r.reason())).toList();
-        // A cancel's reversal, or for a failed order its compensation: the same points taken back, once.
-        String reversalReason = check.failed() ? "ORDER_FAILURE_REVERSAL" : "ORDER_REVERSAL";
-        String otherReason = check.failed() ? "ORDER_REVERSAL" : "ORDER_FAILURE_REVERSAL";
-        List<PointsLedgerRow> reversals = rows.stream().filter(r -> reversalReason.equals(r.reason())).toList();
-        if (rows.stream().anyMatch(r -> otherReason.equals(r.reason()))) {
-            check.add(FindingKind.EFFECT_WITHOUT_ORDER, POINTS, otherReason + " although the order is "
-                    + check.order().status());
-        }
-        long expected = check.order().amount().multiply(config.pointsRate()).setScale(0, RoundingMode.FLOOR)
-                .longValueExact();
-        if (credits.isEmpty()) {
-            if (check.createSettled()) {
-                check.missing(POINTS, "no ORDER_CREDIT of " + expected + " points");
-            }
-        } else if (credits.size() > 1) {
-            check.add(FindingKind.DUPLICATE_EFFECT, POINTS, credits.size() + " ORDER_CREDIT entries");
-        } else if (credits.get(0).points() != expected) {
-            check.add(FindingKind.WRONG_AMOUNT, POINTS, "ORDER_CREDIT of " + credits.get(0).points()
-                    + " points, expected " + expected);
-        }
-        if (!check.cancelled() && !check.failed()) {
-            if (!reversals.isEmpty()) {
-                check.add(FindingKind.EFFECT_WITHOUT_ORDER, POINTS,
-                        "ORDER_REVERSAL although the order is not cancelled");
-            }
-            return;
-        }
-        if (credits.isEmpty()) {
-            return;
-        }
-        long credited = credits.get(0).points();
-        if (reversals.isEmpty()) {
-            if (check.cancelSettled()) {
-                check.missing(POINTS, (check.failed() ? "failed" : "cancelled") + ", but no " + reversalReason + " of "
-                        + credited + " points");
-            }
-        } else if (reversals.size() > 1) {
-            check.add(FindingKind.DUPLICATE_EFFECT, POINTS, reversals.size() + " " + reversalReason + " entries");
-        } else if (reversals.get(0).points() != -credited) {
-            check.add(FindingKind.WRONG_AMOUNT, POINTS, reversalReason + " of " + reversals.get(0).points()
-                    + " points, credited " + credited);
-        }
-    }
-
-    private static void checkSms(OrderCheck check, List<SmsRow> rows) {
-        long confirmations = rows.stream().filter(r -> "CREATE".equalsIgnoreCase(r.eventType())).count();
-        long notices = rows.stream().filter(r -> "CANCEL".equalsIgnoreCase(r.eventType())).count();
-        long failureTexts = rows.stream().filter(r -> "FAIL".equalsIgnoreCase(r.eventType())).count();
-        if (check.failed()) {
-            // Never confirmed (the confirmation withdrawn, or never recorded when the fail came first); one failure text.
-            if (rows.stream().anyMatch(r -> "CREATE".equalsIgnoreCase(r.eventType()) && "SENT".equals(r.status()))) {
-                check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS, "confirmation sent although the order failed");
-            }
-            if (failureTexts == 0 && check.cancelSettled() && check.cancelTextKept()) {
-                check.missing(SMS, "failed, but no failure text (sms_outbox FAIL)");
-            } else if (failureTexts > 1) {
-                check.add(FindingKind.DUPLICATE_EFFECT, SMS, failureTexts + " failure texts");
-            }
-            return;
-        }
-        if (failureTexts > 0) {
-            check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS, "failure text although the order did not fail");
-        }
-        if (confirmations == 0 && check.createSettled() && check.createTextKept()) {
-            check.missing(SMS, "no confirmation text (sms_outbox CREATE)");
-        } else if (confirmations > 1) {
-            check.add(FindingKind.DUPLICATE_EFFECT, SMS, confirmations + " confirmation texts");
-        }
-        if (!check.cancelled()) {
-            if (notices > 0) {
-                check.add(FindingKind.EFFECT_WITHOUT_ORDER, SMS,
-                        "cancellation text although the order is not cancelled");
-            }
-        } else if (notices == 0 && check.cancelSettled() && check.cancelTextKept()) {
-            check.missing(SMS, "cancelled, but no cancellation text (sms_outbox CANCEL)");
-        } else if (notices > 1) {
-            check.add(FindingKind.DUPLICATE_EFFECT, SMS, notices + " cancellation texts");
-        }
-    }
-
-    private static Map<String, List<StockMovementRow>> bySku(List<StockMovementRow> rows, String kind) {
-        return rows.stream().filter(r -> kind.equals(r.kind()))
-                .collect(Collectors.groupingBy(StockMovementRow::sku));
     }
 
     private void export(ReconciliationReport report) {

@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import dev.orderflow.order.events.OwedEffects;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.agroal.DataSource;
 
@@ -37,7 +38,7 @@ public class ReconciliationSources {
     /** Ids per IN list: far below MariaDB's limits, few round trips. */
     private static final int IN_CHUNK = 500;
 
-    /** An order in the window: its id, amount, status (CREATED | CANCELLED) and times. */
+    /** An order in the window: its id, amount, status (CREATED, COMPLETED, CANCELLED or FAILED) and times. */
     public record OrderRow(String id, BigDecimal amount, String status, Instant createdAt, Instant updatedAt) {
     }
 
@@ -126,18 +127,17 @@ public class ReconciliationSources {
      * Streams the distinct order ids named by the effects of {@code consumer} (inventory, points, sms)
      * written in [from, to) to {@code work}, {@code chunkSize} at a time.
      */
-    public void forEachEffectOrderIdChunk(String consumer, Instant from, Instant to, int chunkSize,
+    public void forEachEffectOrderIdChunk(OwedEffects.Consumer consumer, Instant from, Instant to, int chunkSize,
             Consumer<List<String>> work) {
         String table = switch (consumer) {
-            case Reconciler.INVENTORY -> "stock_movement";
-            case Reconciler.POINTS -> "points_ledger";
-            case Reconciler.SMS -> "sms_outbox";
-            default -> throw new IllegalArgumentException("unknown consumer " + consumer);
+            case INVENTORY -> "stock_movement";
+            case POINTS -> "points_ledger";
+            case SMS -> "sms_outbox";
         };
         AgroalDataSource source = switch (consumer) {
-            case Reconciler.INVENTORY -> inventory;
-            case Reconciler.POINTS -> points;
-            default -> sms;
+            case INVENTORY -> inventory;
+            case POINTS -> points;
+            case SMS -> sms;
         };
         inChunks(source, "select distinct order_id from " + table + " where created_at >= ? and created_at < ?",
                 List.of(from, to), chunkSize, rs -> rs.getString(1), work);

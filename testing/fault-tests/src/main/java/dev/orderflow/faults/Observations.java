@@ -17,10 +17,8 @@ import java.util.Set;
  * @param texts          sms-service {@code sms_outbox}
  * @param states         status-service {@code order_message_consume_status.state} by order id
  * @param deadLetters    entries of {@code %DLQ%<group>} of the consumer groups
- * @param cancelledBeforeCreate per consumer group, the orders whose create it rejected because it
- *                       had consumed their cancel first (it then applies neither: no effect at all)
- * @param failedBeforeCreate per consumer group, the orders whose create it rejected because it had
- *                       consumed their fail event first (the compensation ran on nothing)
+ * @param rejectedCreates per consumer group, the orders whose create it rejected (insufficient
+ *                       stock, or their cancel or fail came first): it applied nothing of them
  */
 public record Observations(
         Map<String, OrderRow> orders,
@@ -31,17 +29,11 @@ public record Observations(
         List<Text> texts,
         Map<String, String> states,
         List<DeadLetterEntry> deadLetters,
-        Map<String, Set<String>> cancelledBeforeCreate,
-        Map<String, Set<String>> failedBeforeCreate) {
+        Map<String, Set<String>> rejectedCreates) {
 
-    /** Whether {@code group} consumed the order's cancel before its create (and so applied neither). */
-    public boolean cancelledBeforeCreate(String group, String orderId) {
-        return cancelledBeforeCreate.getOrDefault(group, Set.of()).contains(orderId);
-    }
-
-    /** Whether {@code group} consumed the order's fail event before its create (and so never applied the create). */
-    public boolean failedBeforeCreate(String group, String orderId) {
-        return failedBeforeCreate.getOrDefault(group, Set.of()).contains(orderId);
+    /** Whether {@code group} rejected the order's create. */
+    public boolean createRejected(String group, String orderId) {
+        return rejectedCreates.getOrDefault(group, Set.of()).contains(orderId);
     }
 
     /**

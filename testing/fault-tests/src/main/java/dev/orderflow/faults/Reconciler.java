@@ -19,6 +19,7 @@ import dev.orderflow.faults.Observations.StockMovement;
 import dev.orderflow.faults.Observations.Text;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.order.events.OwedEffects;
 
 /**
  * Reads {@link Observations} from the services' databases (plain JDBC on the real MariaDB) and
@@ -34,11 +35,6 @@ public final class Reconciler implements AutoCloseable {
     /** Properties of a DLQ entry (RocketMQDeadLetters in quarkus-rocketmq, a Quarkus runtime module not on this path). */
     private static final String DLQ_FAILURE_CLASS = "DLQ_FAILURE_CLASS";
     private static final String DLQ_ATTEMPTS = "DLQ_ATTEMPTS";
-
-    /** {@code CancelBeforeCreateGuard.CANCELLED_BEFORE_CREATE} (idempotent-consumer, a Quarkus module). */
-    private static final String CANCELLED_BEFORE_CREATE = "cancelled before create";
-    /** {@code CancelBeforeCreateGuard.FAILED_BEFORE_CREATE}. */
-    private static final String FAILED_BEFORE_CREATE = "failed before create";
 
     private final FaultSuite suite;
     private final TopicReader dlqReader;
@@ -75,26 +71,21 @@ public final class Reconciler implements AutoCloseable {
             Map<String, String> states = new HashMap<>();
             query("status-service", "SELECT order_id, state FROM order_message_consume_status",
                     row -> states.put(row.getString(1), row.getString(2)));
+            Map<String, Set<String>> rejectedCreates = new HashMap<>();
+            for (OwedEffects.Consumer consumer : OwedEffects.Consumer.values()) {
+                rejectedCreates.put(consumer.group(), rejectedCreates(consumer.label() + "-service"));
+            }
             return new Observations(orders, movements, stock, ledger, balances, texts, states, deadLetters(),
-                    Map.of(OrderMessaging.INVENTORY_GROUP, rejectedCreates("inventory-service", CANCELLED_BEFORE_CREATE),
-                            OrderMessaging.SMS_GROUP, rejectedCreates("sms-service", CANCELLED_BEFORE_CREATE),
-                            OrderMessaging.POINTS_GROUP, rejectedCreates("points-service", CANCELLED_BEFORE_CREATE)),
-                    Map.of(OrderMessaging.INVENTORY_GROUP, rejectedCreates("inventory-service", FAILED_BEFORE_CREATE),
-                            OrderMessaging.SMS_GROUP, rejectedCreates("sms-service", FAILED_BEFORE_CREATE),
-                            OrderMessaging.POINTS_GROUP, rejectedCreates("points-service", FAILED_BEFORE_CREATE)));
+                    rejectedCreates);
         } catch (SQLException e) {
             throw new IllegalStateException("Reconciliation could not read the databases", e);
         }
     }
 
-    /**
-     * Orders whose create the service's consumer rejected because their cancel or fail came first
-     * ({@code reason}: one of CancelBeforeCreateGuard's in idempotent-consumer).
-     */
-    private Set<String> rejectedCreates(String service, String reason) throws SQLException {
+    /** Orders whose create the service's consumer rejected, for whatever reason. */
+    private Set<String> rejectedCreates(String service) throws SQLException {
         Set<String> orderIds = new HashSet<>();
-        query(service, "SELECT message_key FROM consume_record WHERE outcome = 'REJECTED' AND outcome_reason = '"
-                + reason + "'", row -> {
+        query(service, "SELECT message_key FROM consume_record WHERE outcome = 'REJECTED'", row -> {
                     OrderMessaging.MessageKey key = OrderMessaging.parseMessageKey(row.getString(1));
                     if (key != null && key.eventType() == OrderEventType.CREATE) {
                         orderIds.add(key.orderId());

@@ -1,11 +1,12 @@
 package dev.orderflow.faults;
 
-import java.math.RoundingMode;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -13,20 +14,18 @@ import java.util.stream.Collectors;
 import dev.orderflow.faults.Observations.DeadLetterEntry;
 import dev.orderflow.faults.Observations.OrderRow;
 import dev.orderflow.faults.Observations.Text;
-import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.order.events.OwedEffects;
 
 /**
  * The reconciliation verdict of a fault run: every order against every consumer's effects, by how
  * the order ended at order-service (COMPLETED, CANCELLED, or FAILED: meant to fail, and compensated).
  *
  * <ul>
- * <li><b>lost</b>: an order the client got a 201 for has no row; an effect an order row calls for
- * is missing (stock DEDUCT per SKU, points credit, a sent confirmation; for a cancelled order also
- * the RESTORE, reversal and cancel text, or none of them from a consumer that consumed the cancel
- * before the create; for a failed order the points' failure reversal and the failure text); a
- * balance is short of what the orders add up to.</li>
- * <li><b>duplicated</b>: an effect applied more than once, or a balance beyond what the orders
- * add up to.</li>
+ * <li><b>lost</b>: an order the client got a 201 for has no row; an effect a consumer owes the
+ * order ({@link OwedEffects}) is missing or has another amount; a balance is short of what the
+ * orders add up to.</li>
+ * <li><b>duplicated</b>: an effect applied more than once or owed by nobody, or a balance beyond
+ * what the orders add up to.</li>
  * <li><b>phantom</b>: an effect for an order with no row (a rolled-back order) that is not a
  * poison message of the run.</li>
  * <li><b>wrongState</b>: a status other than COMPLETED (CANCELLED for a cancelled order, FAILED for
@@ -79,17 +78,19 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
 
         Map<String, Map<String, Integer>> movements = new HashMap<>();
         observed.stockMovements().forEach(m -> movements.computeIfAbsent(m.orderId(), k -> new HashMap<>())
-                .merge(m.sku() + "/" + m.kind() + "/" + m.quantity(), 1, Integer::sum));
+                .merge(effectKey(m.kind(), m.sku(), m.quantity()), 1, Integer::sum));
         Map<String, Map<String, Integer>> ledger = new HashMap<>();
         Map<String, Long> pointsByOrder = new HashMap<>();
         observed.ledger().forEach(e -> {
-            ledger.computeIfAbsent(e.orderId(), k -> new HashMap<>()).merge(e.reason() + "/" + e.points(), 1, Integer::sum);
+            ledger.computeIfAbsent(e.orderId(), k -> new HashMap<>()).merge(effectKey(e.reason(), "", e.points()), 1,
+                    Integer::sum);
             pointsByOrder.merge(e.orderId(), e.points(), Long::sum);
         });
         Map<String, Map<String, Integer>> texts = new HashMap<>();
         Map<String, List<Text>> textsByOrder = new HashMap<>();
         observed.texts().forEach(t -> {
-            texts.computeIfAbsent(t.orderId(), k -> new HashMap<>()).merge(t.eventType(), 1, Integer::sum);
+            texts.computeIfAbsent(t.orderId(), k -> new HashMap<>())
+                    .merge(effectKey(t.eventType().toUpperCase(Locale.ROOT), "", 1), 1, Integer::sum);
             textsByOrder.computeIfAbsent(t.orderId(), k -> new ArrayList<>()).add(t);
         });
 
@@ -100,7 +101,7 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
         int failed = 0;
         for (OrderRow order : orders.values()) {
             String id = order.orderId();
-            long points = order.amount().setScale(0, RoundingMode.FLOOR).longValueExact();
+            long points = OwedEffects.credit(order.amount(), BigDecimal.ONE);
             boolean meantToFail = expected.failing().contains(id);
             if (order.cancelled()) {
                 cancelled++;
@@ -113,46 +114,10 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
             }
             expectedBalances.merge(order.customerId(), 0L, Long::sum);
 
-            // Inventory: an order meant to fail is rejected whole (nothing deducted); a consumer that took
-            // the cancel before the create applies neither.
-            Map<String, Integer> wanted = new HashMap<>();
-            if (!meantToFail && !(order.cancelled()
-                    && observed.cancelledBeforeCreate(OrderMessaging.INVENTORY_GROUP, id))) {
-                order.quantities().forEach((sku, quantity) -> {
-                    wanted.put(sku + "/DEDUCT/" + quantity, 1);
-                    if (order.cancelled()) {
-                        wanted.put(sku + "/RESTORE/" + quantity, 1);
-                    }
-                });
-            }
-            Map<String, Integer> wantedLedger = new HashMap<>();
-            if (order.cancelled()) {
-                if (!observed.cancelledBeforeCreate(OrderMessaging.POINTS_GROUP, id)) {
-                    wantedLedger.put("ORDER_CREDIT/" + points, 1);
-                    wantedLedger.put("ORDER_REVERSAL/" + -points, 1);
-                }
-            } else if (order.failed()) {
-                if (!observed.failedBeforeCreate(OrderMessaging.POINTS_GROUP, id)) {
-                    wantedLedger.put("ORDER_CREDIT/" + points, 1);
-                    wantedLedger.put("ORDER_FAILURE_REVERSAL/" + -points, 1);
-                }
-            } else {
-                wantedLedger.put("ORDER_CREDIT/" + points, 1);
-            }
-            Map<String, Integer> wantedTexts = new HashMap<>();
-            if (order.cancelled()) {
-                if (!observed.cancelledBeforeCreate(OrderMessaging.SMS_GROUP, id)) {
-                    wantedTexts.put("create", 1);
-                    wantedTexts.put("cancel", 1);
-                }
-            } else if (order.failed()) {
-                if (!observed.failedBeforeCreate(OrderMessaging.SMS_GROUP, id)) {
-                    wantedTexts.put("create", 1);
-                }
-                wantedTexts.put("fail", 1);
-            } else {
-                wantedTexts.put("create", 1);
-            }
+            OwedEffects.Order owing = new OwedEffects.Order(order.amount(), order.status(), order.quantities());
+            Map<String, Integer> wanted = owed(OwedEffects.Consumer.INVENTORY, owing, observed, id);
+            Map<String, Integer> wantedLedger = owed(OwedEffects.Consumer.POINTS, owing, observed, id);
+            Map<String, Integer> wantedTexts = owed(OwedEffects.Consumer.SMS, owing, observed, id);
             compare(counter, id, "stock movement", wanted, movements.getOrDefault(id, Map.of()));
             compare(counter, id, "points entry", wantedLedger, ledger.getOrDefault(id, Map.of()));
             compare(counter, id, "text", wantedTexts, texts.getOrDefault(id, Map.of()));
@@ -213,6 +178,21 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
         return new Verdict(expected.accepted().size(), orders.size(), cancelled, failed, counter.lost,
                 counter.duplicated, counter.phantom, counter.wrongState, counter.pending, counter.wrongDlq,
                 counter.wrongCompensation, List.copyOf(counter.problems));
+    }
+
+    /** What {@code consumer} owes the order ({@link OwedEffects}), as effect keys with how often each is owed. */
+    private static Map<String, Integer> owed(OwedEffects.Consumer consumer, OwedEffects.Order order,
+            Observations observed, String orderId) {
+        Map<String, Integer> owed = new HashMap<>();
+        OwedEffects.owedBy(consumer, order, observed.createRejected(consumer.group(), orderId), BigDecimal.ONE)
+                .forEach(effect -> owed.merge(effectKey(effect.kind(), effect.subject(), effect.amount()), 1,
+                        Integer::sum));
+        return owed;
+    }
+
+    /** An effect as the report names it: kind, SKU if any, amount. */
+    private static String effectKey(String kind, String subject, long amount) {
+        return (subject.isEmpty() ? kind : kind + " " + subject) + " " + amount;
     }
 
     /**

@@ -53,8 +53,8 @@ class VerdictTest {
     private final List<DeadLetterEntry> deadLetters = new ArrayList<>(List.of(
             new DeadLetterEntry("inventory_group", "P1:create", "format", 1)));
 
-    private final Map<String, Set<String>> cancelledBeforeCreate = new HashMap<>();
-    private final Map<String, Set<String>> failedBeforeCreate = new HashMap<>();
+    /** Inventory rejected F's create: SHORT is never in stock. */
+    private final Map<String, Set<String>> rejectedCreates = new HashMap<>(Map.of("inventory_group", Set.of("F")));
 
     private Verdict verdict() {
         return Verdict.of(new Expectations(Set.of("A", "B", "F"), Set.of("F"), List.of(MALFORMED),
@@ -63,7 +63,7 @@ class VerdictTest {
 
     private Observations observations() {
         return new Observations(orders, movements, stock, ledger, balances, texts, states, deadLetters,
-                cancelledBeforeCreate, failedBeforeCreate);
+                rejectedCreates);
     }
 
     @Test
@@ -116,7 +116,7 @@ class VerdictTest {
     @Test
     void consumerThatTookTheCancelFirstMustHaveNoEffectAtAll() {
         ledger.removeIf(e -> e.orderId().equals("B"));
-        cancelledBeforeCreate.put("points_group", Set.of("B"));
+        rejectedCreates.put("points_group", Set.of("B"));
         assertThat(verdict().clean()).as(verdict().problems().toString()).isTrue();
 
         ledger.add(new LedgerEntry("B", "C1", "ORDER_REVERSAL", -3)); // a reversal of a credit never made
@@ -184,8 +184,8 @@ class VerdictTest {
     void aFailBeforeItsCreateLeavesOnlyTheFailureText() {
         ledger.removeIf(e -> e.orderId().equals("F"));
         texts.removeIf(t -> t.orderId().equals("F") && t.eventType().equals("create"));
-        failedBeforeCreate.put("points_group", Set.of("F"));
-        failedBeforeCreate.put("sms_group", Set.of("F"));
+        rejectedCreates.put("points_group", Set.of("F"));
+        rejectedCreates.put("sms_group", Set.of("F"));
         assertThat(verdict().clean()).as(verdict().problems().toString()).isTrue();
     }
 
