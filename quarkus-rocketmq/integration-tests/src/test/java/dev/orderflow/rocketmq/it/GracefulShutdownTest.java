@@ -3,9 +3,7 @@ package dev.orderflow.rocketmq.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,27 +16,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.client.producer.SendStatus;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
-import dev.orderflow.rocketmq.RocketMQConfigKeys;
-import dev.orderflow.rocketmq.runtime.RocketMQConnectorIncomingConfiguration;
 import dev.orderflow.rocketmq.runtime.RocketMQSource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 
 /**
@@ -68,15 +53,15 @@ class GracefulShutdownTest {
         int ackedBeforeHold = mode.equals("orderly") ? 5 : 9;
         List<String> keys = IntStream.range(0, MESSAGES).mapToObj(i -> mode + "-shutdown-" + i).toList();
         String blocked = keys.get(5);
-        sendAllToQueueZero(topic, keys);
+        RawRocketMQ.sendToQueueZero(topic, keys);
 
-        RocketMQSource source = new RocketMQSource(new RocketMQConnectorIncomingConfiguration(config(mode, Map.of(
+        RocketMQSource source = new RocketMQSource(RawRocketMQ.incoming("it-shutdown-" + mode, Map.of(
                 "topic", topic,
                 "consumer-group", group,
                 "consume-mode", mode,
                 "consume-from", "first",
                 "consume-threads", "2",
-                "shutdown-timeout", "1500"))));
+                "shutdown-timeout", "1500")));
         Set<String> ackedBeforeClose = ConcurrentHashMap.newKeySet();
         Set<String> handedOver = ConcurrentHashMap.newKeySet();
         CountDownLatch blockedReceived = new CountDownLatch(1);
@@ -122,59 +107,20 @@ class GracefulShutdownTest {
         // The group's next consumer gets every message the application did not acknowledge,
         // from the original queue (offset not committed) and as a first attempt (not sent to the
         // retry topic), the held one included.
-        Map<String, MessageExt> redelivered = new ConcurrentHashMap<>();
-        DefaultMQPushConsumer next = new DefaultMQPushConsumer(group);
-        next.setNamesrvAddr(RawRocketMQ.nameServer());
-        next.setInstanceName(RawRocketMQ.unique("it-shutdown-next"));
-        next.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        next.subscribe(topic, "*");
-        next.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
-            msgs.forEach(m -> redelivered.putIfAbsent(m.getKeys(), m));
-            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-        });
-        next.start();
-        try {
-            Set<String> notAcked = keys.stream().filter(k -> !ackedBeforeClose.contains(k)).collect(Collectors.toSet());
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(
-                    () -> assertThat(redelivered.keySet()).containsAll(notAcked));
-            assertThat(notAcked).contains(blocked).hasSize(MESSAGES - ackedBeforeHold);
-            for (String key : notAcked) {
-                MessageExt message = redelivered.get(key);
-                assertThat(message.getReconsumeTimes()).as("attempts spent on %s", key).isZero();
-                assertThat(message.getTopic()).as("topic %s came from", key).isEqualTo(topic);
-                assertThat(message.getProperty(MessageConst.PROPERTY_RETRY_TOPIC)).as("%s via the retry topic", key)
-                        .isNull();
-            }
-            // Nothing sent is missing.
-            Set<String> seen = new HashSet<>(ackedBeforeClose);
-            seen.addAll(redelivered.keySet());
-            assertThat(seen).containsExactlyInAnyOrderElementsOf(keys);
-        } finally {
-            next.shutdown();
+        Set<String> notAcked = keys.stream().filter(k -> !ackedBeforeClose.contains(k)).collect(Collectors.toSet());
+        Map<String, MessageExt> redelivered = RawRocketMQ.receiveAsGroup(group, topic, notAcked, Duration.ofSeconds(60));
+        assertThat(notAcked).contains(blocked).hasSize(MESSAGES - ackedBeforeHold);
+        for (String key : notAcked) {
+            MessageExt message = redelivered.get(key);
+            assertThat(message.getReconsumeTimes()).as("attempts spent on %s", key).isZero();
+            assertThat(message.getTopic()).as("topic %s came from", key).isEqualTo(topic);
+            assertThat(message.getProperty(MessageConst.PROPERTY_RETRY_TOPIC)).as("%s via the retry topic", key)
+                    .isNull();
         }
-    }
-
-    private static void sendAllToQueueZero(String topic, List<String> keys) throws Exception {
-        DefaultMQProducer producer = RawRocketMQ.producer();
-        try {
-            for (String key : keys) {
-                Message message = new Message(topic, key.getBytes(StandardCharsets.UTF_8));
-                message.setKeys(key);
-                assertThat(producer.send(message, (queues, msg, arg) -> queues.get(0), null).getSendStatus())
-                        .isEqualTo(SendStatus.SEND_OK);
-            }
-        } finally {
-            producer.shutdown();
-        }
-    }
-
-    /** The channel configuration a connector would pass: attributes plus channel name and name server. */
-    private static Config config(String mode, Map<String, String> attributes) {
-        Map<String, String> all = new HashMap<>(attributes);
-        all.put(ConnectorFactory.CHANNEL_NAME_ATTRIBUTE, "it-shutdown-" + mode);
-        all.put(ConnectorFactory.CONNECTOR_ATTRIBUTE, RocketMQConfigKeys.CONNECTOR_NAME);
-        all.put("name-server", RawRocketMQ.nameServer());
-        return new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(all, "it-shutdown-" + mode, 100)).build();
+        // Nothing sent is missing.
+        Set<String> seen = new HashSet<>(ackedBeforeClose);
+        seen.addAll(redelivered.keySet());
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(keys);
     }
 
     private static void hold(CountDownLatch latch) {

@@ -6,26 +6,39 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
 
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
+import dev.orderflow.rocketmq.runtime.RocketMQConnectorIncomingConfiguration;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * Plain Apache RocketMQ clients the tests use to look at the broker behind the connector's back:
- * a pull consumer for dead-letter queues, a producer, the admin client.
+ * a pull consumer for dead-letter queues, a producer, the admin client; and the configuration of a
+ * source a test runs on its own.
  */
 final class RawRocketMQ {
 
@@ -99,5 +112,63 @@ final class RawRocketMQ {
 
     static String body(MessageExt message) {
         return new String(message.getBody(), StandardCharsets.UTF_8);
+    }
+
+    /** Sends one message per key, each with that key as body, all to the topic's queue 0: consumed in that order. */
+    static void sendToQueueZero(String topic, List<String> keys) throws MQClientException {
+        DefaultMQProducer producer = producer();
+        try {
+            for (String key : keys) {
+                Message message = new Message(topic, key.getBytes(StandardCharsets.UTF_8));
+                message.setKeys(key);
+                SendStatus status = producer.send(message, (queues, msg, arg) -> queues.get(0), null).getSendStatus();
+                if (status != SendStatus.SEND_OK) {
+                    throw new IllegalStateException("send of " + key + " to " + topic + " answered " + status);
+                }
+            }
+        } catch (Exception e) {
+            throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    /**
+     * The configuration the connector would give an incoming channel of these attributes on this
+     * test run's broker, for a source the test runs and closes on its own.
+     */
+    static RocketMQConnectorIncomingConfiguration incoming(String channel, Map<String, String> attributes) {
+        Map<String, String> all = new HashMap<>(attributes);
+        all.put(ConnectorFactory.CHANNEL_NAME_ATTRIBUTE, channel);
+        all.put(ConnectorFactory.CONNECTOR_ATTRIBUTE, RocketMQConfigKeys.CONNECTOR_NAME);
+        all.put("name-server", nameServer());
+        return new RocketMQConnectorIncomingConfiguration(
+                new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(all, channel, 100)).build());
+    }
+
+    /**
+     * Takes over {@code group} with a raw push consumer from the first offset, waits until it received
+     * every one of {@code keys}, and returns the first delivery of each key it received (those
+     * committed before may come again too).
+     */
+    static Map<String, MessageExt> receiveAsGroup(String group, String topic, Collection<String> keys,
+            Duration timeout) throws MQClientException {
+        Map<String, MessageExt> received = new ConcurrentHashMap<>();
+        DefaultMQPushConsumer next = new DefaultMQPushConsumer(group);
+        next.setNamesrvAddr(nameServer());
+        next.setInstanceName(unique("it-next-consumer"));
+        next.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        next.subscribe(topic, "*");
+        next.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+            msgs.forEach(m -> received.putIfAbsent(m.getKeys(), m));
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        next.start();
+        try {
+            await(group + " receiving " + keys).atMost(timeout).until(() -> received.keySet().containsAll(keys));
+            return Map.copyOf(received);
+        } finally {
+            next.shutdown();
+        }
     }
 }

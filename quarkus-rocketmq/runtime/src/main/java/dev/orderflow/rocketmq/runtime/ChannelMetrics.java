@@ -24,6 +24,7 @@ final class ChannelMetrics {
     private final Counter acked;
     private final Counter retried;
     private final Counter deadLettered;
+    private final Counter ignored;
     /** Messages per batch handed to the application; null for a channel that is not a batch channel. */
     private final DistributionSummary batchSize;
     private final String channel;
@@ -56,6 +57,9 @@ final class ChannelMetrics {
         retried = meters.add(Counter.builder("rocketmq.messages.retried").description("Messages sent back for redelivery")
                 .tag("channel", channel).register(registry));
         deadLettered = meters.add(Counter.builder("rocketmq.messages.dead.lettered").description("Messages moved to the DLQ")
+                .tag("channel", channel).register(registry));
+        ignored = meters.add(Counter.builder("rocketmq.messages.ignored")
+                .description("Messages dropped after failing for good (failure-strategy=ignore)")
                 .tag("channel", channel).register(registry));
         // Count and sum give batches per second and the mean size; the buckets show how full they are.
         batchSize = batch
@@ -115,5 +119,9 @@ final class ChannelMetrics {
 
     void deadLettered(int count) {
         deadLettered.increment(count);
+    }
+
+    void ignored(int count) {
+        ignored.increment(count);
     }
 }

@@ -98,7 +98,14 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
                 + "price of up to that much latency. 0 (default): a free slot takes what waits at once. Set where batches "
                 + "are not combined, it does nothing and the channel logs a warning at start.")
 @ConnectorAttribute(name = "max-reconsume-times", type = "int", direction = INCOMING, defaultValue = "16",
-        description = "Redeliveries after a transient failure before the message goes to `%DLQ%<group>`.")
+        description = "Redeliveries after a transient failure before the message fails for good (see `failure-strategy`).")
+@ConnectorAttribute(name = "failure-strategy", type = "string", direction = INCOMING, defaultValue = "dead-letter-queue",
+        description = "What becomes of a message that failed for good (a nack with `RocketMQPermanentFailure`, or "
+                + "its last attempt): `dead-letter-queue` writes it to `%DLQ%<group>` with its failure and commits it "
+                + "(redelivered if the write fails); `ignore` commits it with a warning and counts it in "
+                + "`rocketmq.messages.ignored`; `fail` stops the channel: nothing more is fetched, liveness and readiness "
+                + "go down, and the message stays uncommitted, so that the group's next consumer (after a restart) "
+                + "receives it again.")
 @ConnectorAttribute(name = "retry-delay-level", type = "int", direction = INCOMING, defaultValue = "0",
         description = "Broker delay level for a redelivery (concurrently). 0 lets the broker back off by attempt "
                 + "(level 3 + attempts).")
@@ -206,7 +213,9 @@ public class RocketMQConnector implements InboundConnector, OutboundConnector, H
 
     @Override
     public HealthReport getLiveness() {
-        return HealthReport.OK_INSTANCE;
+        HealthReport.HealthReportBuilder builder = HealthReport.builder();
+        sources.forEach(s -> s.reportLiveness(builder));
+        return builder.build();
     }
 
     /** Stops consumers first (they drain), then producers (a drained consumer may still send). */

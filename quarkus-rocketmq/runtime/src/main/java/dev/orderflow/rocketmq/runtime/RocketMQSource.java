@@ -24,12 +24,7 @@ import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.impl.consumer.ProcessQueue;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.client.producer.SendResult;
-import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.Message;
-import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.jboss.logging.Logger;
@@ -48,11 +43,11 @@ import io.smallrye.reactive.messaging.health.HealthReport;
  * An incoming channel: a push consumer whose listener hands each message (or batch) to the
  * application and reports success to the broker only after the application acknowledged it.
  *
- * <p>Outcomes: ack → CONSUME_SUCCESS; nack with a {@link RocketMQPermanentFailure} → written to
- * {@code %DLQ%<group>} with its reason after this one attempt; any other nack (or no answer within
- * {@code processing-timeout}) → redelivered with back-off, and dead-lettered once
- * {@code max-reconsume-times} is reached. The consumer thread waits for the outcome, so the
- * messages in flight are bounded by the consumer threads.
+ * <p>Outcomes: ack → CONSUME_SUCCESS; any nack but a {@link RocketMQPermanentFailure} (or no
+ * answer within {@code processing-timeout}) → redelivered with back-off. A permanent failure, or a
+ * transient one once {@code max-reconsume-times} is reached, is settled by the channel's
+ * {@link FailureStrategy}: dead-lettered (the default), ignored, or the channel stops. The consumer
+ * thread waits for the outcome, so the messages in flight are bounded by the consumer threads.
  *
  * <p>Shutdown ({@link #close()}) stops fetching, lets the messages the application holds finish
  * (bounded by {@code shutdown-timeout}) and then gives everything else back to the broker
@@ -66,7 +61,6 @@ public class RocketMQSource {
     private static final Logger LOG = Logger.getLogger(RocketMQSource.class);
     /** What a channel needs for its deliveries to be combined into batches ({@link BatchCombiner}). */
     private static final String COMBINING_NEEDS = "batch=true, consume-mode concurrently and batch-concurrency of 1 or more";
-    private static final int MAX_REASON_LENGTH = 1000;
     /**
      * After the last handed-over message finished, the client still applies its result (offset
      * update) on the consumer thread. Waiting this long before the process queues are dropped lets
@@ -81,6 +75,7 @@ public class RocketMQSource {
     private final long processingTimeoutMillis;
     private final int maxReconsumeTimes;
     private final int retryDelayLevel;
+    private final FailureStrategy failureStrategy;
     private final boolean orderly;
     /** Combines waiting deliveries into full batches; null unless {@code batch-concurrency} asks for it. */
     private final BatchCombiner combiner;
@@ -89,6 +84,7 @@ public class RocketMQSource {
     private final String topic;
     private final ClientCredentials credentials;
     private final DefaultMQPushConsumer consumer;
+    private final DeadLetterWriter deadLetters;
     private final ChannelMetrics metrics;
     private final NameServerProbe probe;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -102,7 +98,8 @@ public class RocketMQSource {
     private volatile boolean stopping;
     private volatile boolean queuesReleased;
     private volatile Throwable startFailure;
-    private DefaultMQProducer deadLetterProducer;
+    /** Why the channel stopped under {@link FailureStrategy#FAIL}; null while it runs. */
+    private volatile String halted;
 
     /** What the listener tells the client about the messages it was given. */
     private enum Verdict {
@@ -110,7 +107,10 @@ public class RocketMQSource {
         DONE,
         /** Transient failure: redeliver with back-off (concurrently) or retry in place (orderly). */
         REDELIVER,
-        /** Not processed because the source is stopping: leave the offset uncommitted, count no attempt. */
+        /**
+         * Not processed because the source is stopping (or stopped by {@link FailureStrategy#FAIL}):
+         * leave the offset uncommitted, count no attempt.
+         */
         RELEASE
     }
 
@@ -132,6 +132,7 @@ public class RocketMQSource {
         this.processingTimeoutMillis = config.getProcessingTimeout();
         this.maxReconsumeTimes = config.getMaxReconsumeTimes();
         this.retryDelayLevel = config.getRetryDelayLevel();
+        this.failureStrategy = FailureStrategy.of(config.getFailureStrategy(), config.getChannel());
         this.orderly = "orderly".equals(config.getConsumeMode());
         this.channel = config.getChannel();
         int batchConcurrency = (int) checked("batch-concurrency", config.getBatchConcurrency(), 0, Long.MAX_VALUE, "");
@@ -160,6 +161,8 @@ public class RocketMQSource {
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
         this.credentials = ClientCredentials.of(config.getAccessKey(), config.getSecretKey(), "Channel " + channel);
         this.consumer = createConsumer();
+        this.deadLetters = new DeadLetterWriter(channel, group, config.getNameServer(), credentials,
+                consumer.getInstanceName());
         metrics.cachedMessages(this::cachedMessages);
         this.stream = Multi.createFrom()
                 .<org.eclipse.microprofile.reactive.messaging.Message<?>> emitter(this::start, BackPressureStrategy.BUFFER);
@@ -352,7 +355,7 @@ public class RocketMQSource {
         // thread sees close()'s stopping flag: never neither.
         inFlight.incrementAndGet();
         try {
-            if (stopping || emitter == null || emitter.isCancelled()) {
+            if (stopping || halted != null || emitter == null || emitter.isCancelled()) {
                 return Verdict.RELEASE;
             }
             Throwable failure = combiner != null ? deliverCombined(msgs) : deliver(msgs);
@@ -369,10 +372,9 @@ public class RocketMQSource {
             RocketMQPermanentFailure permanent = RocketMQPermanentFailure.find(failure);
             boolean exhausted = msgs.stream().anyMatch(m -> m.getReconsumeTimes() >= maxReconsumeTimes);
             if (permanent != null || exhausted) {
-                String failureClass = permanent != null ? permanent.failureClass() : RocketMQDeadLetters.SYSTEM_CLASS;
-                if (deadLetter(msgs, failureClass, permanent != null ? permanent.getMessage() : String.valueOf(failure))) {
-                    metrics.deadLettered(msgs.size());
-                    return Verdict.DONE;
+                Verdict settled = settleForGood(msgs, permanent, failure);
+                if (settled != Verdict.REDELIVER) {
+                    return settled;
                 }
             }
             metrics.retried(msgs.size());
@@ -385,15 +387,64 @@ public class RocketMQSource {
     }
 
     /**
+     * Settles messages that failed for good (a permanent failure, or the last attempt) by the
+     * channel's {@link FailureStrategy}.
+     *
+     * @param permanent the permanent failure, or null when the last attempt failed with {@code cause}
+     * @return DONE when dead-lettered or ignored; REDELIVER when the DLQ write failed; RELEASE when
+     *         the channel stopped
+     */
+    private Verdict settleForGood(List<MessageExt> msgs, RocketMQPermanentFailure permanent, Throwable cause) {
+        String failureClass = permanent != null ? permanent.failureClass() : RocketMQDeadLetters.SYSTEM_CLASS;
+        String reason = permanent != null ? permanent.getMessage() : String.valueOf(cause);
+        List<String> keys = msgs.stream().map(MessageExt::getKeys).toList();
+        switch (failureStrategy) {
+            case DEAD_LETTER_QUEUE -> {
+                if (!deadLetters.write(msgs, failureClass, reason)) {
+                    return Verdict.REDELIVER;
+                }
+                metrics.deadLettered(msgs.size());
+                return Verdict.DONE;
+            }
+            case IGNORE -> {
+                LOG.warnf("Channel %s: %d message(s) %s dropped after attempt %d (failure-strategy=ignore; %s: %s)",
+                        channel, msgs.size(), keys, msgs.get(0).getReconsumeTimes() + 1, failureClass, reason);
+                metrics.ignored(msgs.size());
+                return Verdict.DONE;
+            }
+            default -> {
+                halt(keys + " failed for good (" + failureClass + ": " + reason + ")");
+                return Verdict.RELEASE;
+            }
+        }
+    }
+
+    /**
+     * Stops the channel ({@link FailureStrategy#FAIL}): no more pulls, health down; every consumer
+     * thread that comes back with a delivery gives it back untouched and waits for {@link #close()}.
+     */
+    private synchronized void halt(String why) {
+        if (halted != null) {
+            return;
+        }
+        halted = why;
+        LOG.errorf("Channel %s stopped (failure-strategy=fail): %s. Nothing more is consumed until a restart; "
+                + "the message(s) stay uncommitted and are delivered again then", channel, why);
+        consumer.suspend();
+    }
+
+    /**
      * Settles the failed elements of a batch one by one ({@link RocketMQBatchFailure}): permanent
-     * or exhausted ones to the DLQ, the other ones sent back for redelivery; the rest is done.
+     * or exhausted ones by the {@link FailureStrategy}, the other ones sent back for redelivery; the
+     * rest is done.
      *
      * @return DONE when every failed element was settled; REDELIVER (the whole batch) when one
-     *         could not be, or in orderly mode when an element must be retried
+     *         could not be, or in orderly mode when an element must be retried; RELEASE when the
+     *         channel stopped
      */
     private Verdict settleElements(List<MessageExt> msgs, RocketMQBatchFailure partial) {
         List<MessageExt> redeliver = new ArrayList<>();
-        List<Integer> deadLetters = new ArrayList<>();
+        List<Integer> forGood = new ArrayList<>();
         for (Map.Entry<Integer, Throwable> failed : partial.failures().entrySet()) {
             int index = failed.getKey();
             if (index < 0 || index >= msgs.size()) {
@@ -402,7 +453,7 @@ public class RocketMQSource {
             }
             MessageExt m = msgs.get(index);
             if (RocketMQPermanentFailure.find(failed.getValue()) != null || m.getReconsumeTimes() >= maxReconsumeTimes) {
-                deadLetters.add(index);
+                forGood.add(index);
             } else {
                 redeliver.add(m);
             }
@@ -412,16 +463,14 @@ public class RocketMQSource {
             metrics.retried(msgs.size());
             return Verdict.REDELIVER;
         }
-        for (int index : deadLetters) {
+        for (int index : forGood) {
             Throwable cause = partial.failures().get(index);
-            RocketMQPermanentFailure permanent = RocketMQPermanentFailure.find(cause);
-            List<MessageExt> element = List.of(msgs.get(index));
-            boolean written = permanent != null
-                    ? deadLetter(element, permanent.failureClass(), permanent.getMessage())
-                    : deadLetter(element, RocketMQDeadLetters.SYSTEM_CLASS, String.valueOf(cause));
-            if (!written) {
+            Verdict settled = settleForGood(List.of(msgs.get(index)), RocketMQPermanentFailure.find(cause), cause);
+            if (settled == Verdict.REDELIVER) {
                 metrics.retried(msgs.size());
-                return Verdict.REDELIVER;
+            }
+            if (settled != Verdict.DONE) {
+                return settled;
             }
         }
         for (MessageExt m : redeliver) {
@@ -434,11 +483,10 @@ public class RocketMQSource {
                 return Verdict.REDELIVER;
             }
         }
-        metrics.deadLettered(deadLetters.size());
         metrics.retried(redeliver.size());
-        metrics.acked(msgs.size() - deadLetters.size() - redeliver.size());
-        LOG.debugf("Channel %s: batch of %d settled element by element: %d dead-lettered, %d sent back", channel,
-                msgs.size(), deadLetters.size(), redeliver.size());
+        metrics.acked(msgs.size() - forGood.size() - redeliver.size());
+        LOG.debugf("Channel %s: batch of %d settled element by element: %d failed for good (%s), %d sent back",
+                channel, msgs.size(), forGood.size(), failureStrategy, redeliver.size());
         return Verdict.DONE;
     }
 
@@ -459,13 +507,19 @@ public class RocketMQSource {
 
     /**
      * Waits until {@link #close()} dropped the process queues, so that the client ignores what
-     * the listener answers for a message given back.
+     * the listener answers for a message given back. Bounded, unless the channel was stopped by
+     * {@link FailureStrategy#FAIL}.
      *
      * @return true when the queues were dropped; false when this waited its bound in vain (the
      *         application cancelled its subscription without the source being closed)
      */
     private boolean awaitRelease() {
         try {
+            if (halted != null) {
+                // Stopped for good: hold the delivery until close(), however long that takes.
+                released.await();
+                return queuesReleased;
+            }
             if (released.await(config.getShutdownTimeout() + RESULT_SETTLE_MILLIS + 5000, TimeUnit.MILLISECONDS)) {
                 return queuesReleased;
             }
@@ -541,66 +595,15 @@ public class RocketMQSource {
         return CompletableFuture.completedFuture(null);
     }
 
-    /**
-     * Writes the messages to {@code %DLQ%<group>} with the failure class and reason.
-     *
-     * @return false when a write failed: the caller then redelivers, so nothing is lost
-     */
-    private boolean deadLetter(List<MessageExt> msgs, String failureClass, String reason) {
-        String dlq = RocketMQDeadLetters.dlqTopic(group);
-        String trimmedReason = reason == null ? "" : reason.length() > MAX_REASON_LENGTH
-                ? reason.substring(0, MAX_REASON_LENGTH) : reason;
-        try {
-            DefaultMQProducer producer = deadLetterProducer();
-            for (MessageExt m : msgs) {
-                Message copy = new Message(dlq, m.getBody());
-                if (m.getTags() != null) {
-                    copy.setTags(m.getTags());
-                }
-                if (m.getKeys() != null) {
-                    copy.setKeys(m.getKeys());
-                }
-                RocketMQMessages.userProperties(m).forEach(copy::putUserProperty);
-                MessageAccessor.putProperty(copy, RocketMQDeadLetters.ORIGIN_TOPIC,
-                        RocketMQMessages.metadata(m, group).topic());
-                MessageAccessor.putProperty(copy, RocketMQDeadLetters.ORIGIN_MESSAGE_ID, m.getMsgId());
-                copy.putUserProperty(RocketMQDeadLetters.FAILURE_CLASS, failureClass);
-                copy.putUserProperty(RocketMQDeadLetters.FAILURE_REASON, trimmedReason.isEmpty() ? "-" : trimmedReason);
-                copy.putUserProperty(RocketMQDeadLetters.ATTEMPTS, Integer.toString(m.getReconsumeTimes() + 1));
-                copy.putUserProperty(RocketMQDeadLetters.DEAD_LETTERED_AT, Long.toString(System.currentTimeMillis()));
-                SendResult result = producer.send(copy);
-                if (result.getSendStatus() != SendStatus.SEND_OK) {
-                    LOG.warnf("Channel %s: DLQ write of %s answered %s; redelivering", channel, m.getMsgId(),
-                            result.getSendStatus());
-                    return false;
-                }
-            }
-            LOG.warnf("Channel %s: %d message(s) %s dead-lettered to %s (%s: %s)", channel, msgs.size(),
-                    msgs.stream().map(MessageExt::getKeys).toList(), dlq, failureClass, trimmedReason);
-            return true;
-        } catch (Exception e) {
-            LOG.warnf(e, "Channel %s: cannot write to %s; the message(s) will be redelivered", channel, dlq);
-            return false;
-        }
-    }
-
-    private synchronized DefaultMQProducer deadLetterProducer() throws MQClientException {
-        if (deadLetterProducer == null) {
-            DefaultMQProducer producer = RocketMQProducers.prepare(
-                    new DefaultMQProducer(group + "_dlq_writer", credentials.rpcHook()),
-                    config.getNameServer(), consumer.getInstanceName());
-            producer.start();
-            deadLetterProducer = producer;
-        }
-        return deadLetterProducer;
-    }
-
-    void reportReadiness(HealthReport.HealthReportBuilder builder) {
+    /** Adds the channel's readiness: started, consuming, its name server reachable. */
+    public void reportReadiness(HealthReport.HealthReportBuilder builder) {
         if (!config.getHealthEnabled()) {
             return;
         }
         if (startFailure != null) {
             builder.add(channel, false, "consumer failed to start: " + startFailure.getMessage());
+        } else if (halted != null) {
+            builder.add(channel, false, "stopped by failure-strategy=fail: " + halted);
         } else if (stopping) {
             builder.add(channel, false, "consumer stopped");
         } else if (!started) {
@@ -611,6 +614,13 @@ public class RocketMQSource {
             builder.add(channel, false, "name server unreachable: " + probe.describe());
         } else {
             builder.add(channel, true);
+        }
+    }
+
+    /** Alive unless stopped by {@link FailureStrategy#FAIL}: a restart is what delivers its message again. */
+    public void reportLiveness(HealthReport.HealthReportBuilder builder) {
+        if (config.getHealthEnabled()) {
+            builder.add(channel, halted == null, halted == null ? null : "stopped by failure-strategy=fail: " + halted);
         }
     }
 
@@ -651,11 +661,7 @@ public class RocketMQSource {
         } else {
             released.countDown();
         }
-        synchronized (this) {
-            if (deadLetterProducer != null) {
-                deadLetterProducer.shutdown();
-            }
-        }
+        deadLetters.close();
         if (emitter != null) {
             emitter.complete();
         }
