@@ -2,36 +2,30 @@ package dev.orderflow.status.messaging;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Flow;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.spi.Connector;
-import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
 import org.jboss.logging.Logger;
 
 import dev.orderflow.consumer.IdempotentConsumer;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
-import dev.orderflow.rocketmq.RocketMQConfigKeys;
+import dev.orderflow.rocketmq.RocketMQChannels;
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.status.config.StatusServiceConfig;
 import dev.orderflow.status.service.DeadLetteredEvent;
 import dev.orderflow.status.service.StatusRecorder;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
-import io.smallrye.reactive.messaging.connector.InboundConnector;
 
 /**
  * Reads {@code %DLQ%<group>} of every required consumer: retries-exhausted (system) dead letters
  * are reported nowhere else. The set of queues follows {@code orderflow.status.required-consumers},
  * so it cannot be a fixed list of {@code @Incoming} channels: for each consumer this bean opens a
- * channel of the {@code smallrye-rocketmq} connector through its public connector SPI (same
- * source, ack-after-commit, retries, DLQ, health and metrics as a declared channel) and runs each
- * entry through the shared pipeline, deduped on {@link DeadLetteredEvent#dedupeKey()}.
+ * channel from code ({@link RocketMQChannels}: same source, ack-after-commit, retries, DLQ, health
+ * and metrics as a declared channel) and runs each entry through the shared pipeline, deduped on
+ * {@link DeadLetteredEvent#dedupeKey()}.
  *
  * <p>Each queue is read by its own group ({@code <group-prefix><consumer>}): a RocketMQ group must
  * subscribe to the same topics on all of its clients. The connector closes these sources at
@@ -47,17 +41,15 @@ public class DeadLetterSubscriptions {
         return "dead-letters-" + consumer;
     }
 
-    private final InboundConnector connector;
-    private final Config config;
+    private final RocketMQChannels channels;
     private final StatusServiceConfig statusConfig;
     private final IdempotentConsumer pipeline;
     private final StatusRecorder recorder;
 
     @Inject
-    public DeadLetterSubscriptions(@Connector(RocketMQConfigKeys.CONNECTOR_NAME) InboundConnector connector,
-            Config config, StatusServiceConfig statusConfig, IdempotentConsumer pipeline, StatusRecorder recorder) {
-        this.connector = connector;
-        this.config = config;
+    public DeadLetterSubscriptions(RocketMQChannels channels, StatusServiceConfig statusConfig,
+            IdempotentConsumer pipeline, StatusRecorder recorder) {
+        this.channels = channels;
         this.statusConfig = statusConfig;
         this.pipeline = pipeline;
         this.recorder = recorder;
@@ -76,16 +68,13 @@ public class DeadLetterSubscriptions {
 
     private void subscribe(String consumer, String consumerGroup) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put(ConnectorFactory.CHANNEL_NAME_ATTRIBUTE, channelOf(consumer));
-        attributes.put(ConnectorFactory.CONNECTOR_ATTRIBUTE, RocketMQConfigKeys.CONNECTOR_NAME);
         attributes.put("topic", RocketMQDeadLetters.dlqTopic(consumerGroup));
         attributes.put("consumer-group", statusConfig.deadLetters().groupPrefix() + consumer);
         attributes.put("consume-from", statusConfig.deadLetters().consumeFrom());
         attributes.put("consume-threads", Integer.toString(statusConfig.deadLetters().consumeThreads()));
-        Flow.Publisher<? extends Message<?>> entries = connector.getPublisher(new DerivedChannelConfig(attributes, config));
         // The connector's consumer thread hands each entry over and waits for its ack or nack, so
         // handling it right here (blocking on the database) is what bounds the entries in flight.
-        Multi.createFrom().publisher(entries).subscribe().with(
+        channels.openIncoming(channelOf(consumer), attributes).subscribe().with(
                 entry -> handle(consumer, consumerGroup, entry),
                 failure -> LOG.errorf(failure, "Dead-letter channel %s stopped: entries of %s are no longer read",
                         channelOf(consumer), RocketMQDeadLetters.dlqTopic(consumerGroup)));

@@ -25,7 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @WithTestResource(value = SecondRocketMQResource.class, scope = TestResourceScope.GLOBAL)
 class ReadinessTest {
 
-    private static final String CHECK = "checks.find { it.name == 'SmallRye Reactive Messaging - readiness check' }";
+    static final String CHECK = "checks.find { it.name == 'SmallRye Reactive Messaging - readiness check' }";
 
     @InjectSecondRocketMQ
     EmbeddedRocketMQ second;

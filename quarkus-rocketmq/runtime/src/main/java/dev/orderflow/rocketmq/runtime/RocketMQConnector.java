@@ -25,6 +25,7 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.reactive.messaging.annotations.ConnectorAttribute;
 import io.smallrye.reactive.messaging.connector.InboundConnector;
 import io.smallrye.reactive.messaging.connector.OutboundConnector;
@@ -175,6 +176,11 @@ public class RocketMQConnector implements InboundConnector, OutboundConnector, H
 
     @Override
     public Flow.Publisher<? extends Message<?>> getPublisher(Config config) {
+        return openSource(config);
+    }
+
+    /** Creates the source of an incoming channel, declared or opened from code, and runs it with the others. */
+    Multi<Message<?>> openSource(Config config) {
         RocketMQSource source = new RocketMQSource(new RocketMQConnectorIncomingConfiguration(config));
         sources.add(source);
         return source.stream();

@@ -1,4 +1,4 @@
-package dev.orderflow.status.messaging;
+package dev.orderflow.rocketmq.runtime;
 
 import java.util.HashSet;
 import java.util.List;
@@ -15,20 +15,19 @@ import org.eclipse.microprofile.config.spi.Converter;
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 
 /**
- * The configuration of a channel this service derives from its own settings (one per required
- * consumer's dead-letter queue) instead of declaring it in application.properties: channel-level
+ * The configuration of a channel opened from code ({@link DefaultRocketMQChannels}): channel-level
  * attributes come from a map, anything else falls back to the connector-level
  * {@code mp.messaging.connector.smallrye-rocketmq.*} keys (e.g. the name server that Dev Services
  * or production configuration set), exactly as for a declared channel.
  */
-final class DerivedChannelConfig implements Config {
+final class CodeChannelConfig implements Config {
 
     private static final String CONNECTOR_PREFIX = "mp.messaging.connector." + RocketMQConfigKeys.CONNECTOR_NAME + ".";
 
     private final Map<String, String> attributes;
     private final Config global;
 
-    DerivedChannelConfig(Map<String, String> attributes, Config global) {
+    CodeChannelConfig(Map<String, String> attributes, Config global) {
         this.attributes = Map.copyOf(attributes);
         this.global = global;
     }
@@ -86,6 +85,6 @@ final class DerivedChannelConfig implements Config {
 
     @Override
     public <T> T unwrap(Class<T> type) {
-        throw new IllegalArgumentException("a derived channel configuration cannot be unwrapped to " + type.getName());
+        throw new IllegalArgumentException("a channel configuration from code cannot be unwrapped to " + type.getName());
     }
 }
