@@ -3,6 +3,7 @@ package dev.orderflow.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ import dev.orderflow.e2e.SuiteClient.Item;
 import dev.orderflow.e2e.SuiteClient.PlacedOrder;
 import dev.orderflow.launcher.BrokerAccounts;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.suite.SuiteUnderTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -45,7 +47,16 @@ class OrderFlowIT {
     /** One order, from POST to a final state: generous for 2 busy cores, far below a hang. */
     private static final Duration ORDER_TIMEOUT = Duration.ofSeconds(60);
 
-    private static E2eSuite suite;
+    /**
+     * Small heaps (five JVMs share the machine), no metaspace full collections while starting (as the
+     * launcher's services), shorter intervals where the services allow them: the client's first
+     * rebalance after a subscription change, the SMS dispatcher's sweep.
+     */
+    static final String DEFAULT_SERVICE_JVM_OPTIONS = "-Xmx128m -XX:+UseSerialGC -XX:MetaspaceSize=64m"
+            + " -Drocketmq.client.rebalance.waitInterval=2000"
+            + " -Dsms-service.dispatch.sweep-interval=PT1S";
+
+    private static SuiteUnderTest suite;
     private static SuiteClient client;
 
     /** On a failed test: which services died, and the last lines of every service's log. */
@@ -55,8 +66,8 @@ class OrderFlowIT {
         public void testFailed(ExtensionContext context, Throwable cause) {
             if (suite != null) {
                 System.out.println("\n" + context.getDisplayName() + " failed; services that exited: "
-                        + suite.exitedServices());
-                suite.printLogTails(System.out, 80);
+                        + suite.unexpectedExits());
+                suite.printLogTails(80);
             }
         }
     };
@@ -64,9 +75,31 @@ class OrderFlowIT {
     @BeforeAll
     static void startSuite() {
         long startedAt = System.nanoTime();
-        suite = E2eSuite.start(System.out);
+        suite = startedSuite();
         client = new SuiteClient(suite);
         System.out.printf("e2e: suite ready in %.1f s%n", (System.nanoTime() - startedAt) / 1e9);
+    }
+
+    /**
+     * The suite under test with fresh {@code orderflow_e2e_*} databases and every service connected to
+     * MariaDB directly. System properties: {@code orderflow.e2e.root} (repository root, required),
+     * {@code orderflow.e2e.run-dir} (logs, broker store; wiped at start),
+     * {@code orderflow.e2e.mariadb.host|port} (127.0.0.1, 3306; user root, empty password),
+     * {@code orderflow.e2e.service-jvm-options} (default {@link #DEFAULT_SERVICE_JVM_OPTIONS}).
+     */
+    private static SuiteUnderTest startedSuite() {
+        String root = System.getProperty("orderflow.e2e.root");
+        if (root == null || root.isBlank()) {
+            throw new IllegalStateException("System property orderflow.e2e.root is not set (the module's pom sets it)");
+        }
+        Path rootDir = Path.of(root).toAbsolutePath().normalize();
+        Path runDir = Path.of(System.getProperty("orderflow.e2e.run-dir",
+                rootDir.resolve("testing/e2e-tests/target/e2e-run").toString())).toAbsolutePath().normalize();
+        List<String> jvmOptions = List.of(System.getProperty("orderflow.e2e.service-jvm-options",
+                DEFAULT_SERVICE_JVM_OPTIONS).trim().split("\\s+"));
+        return SuiteUnderTest.start(rootDir, runDir, "orderflow_e2e_", jvmOptions,
+                System.getProperty("orderflow.e2e.mariadb.host", "127.0.0.1"),
+                Integer.parseInt(System.getProperty("orderflow.e2e.mariadb.port", "3306")), false, System.out);
     }
 
     @AfterAll
@@ -144,7 +177,7 @@ class OrderFlowIT {
                 List.of(new Item("E2E-CREATE-A", 3, "12.75"), new Item("E2E-CREATE-B", 2, "0.60")));
         assertThat(order.amount()).isEqualByComparingTo("39.45");
         assertThat(order.statusUrl()).as("statusUrl points at this suite's status service")
-                .isEqualTo(suite.statusUrl() + "/orders/" + order.orderId() + "/status");
+                .isEqualTo(suite.url("status-service") + "/orders/" + order.orderId() + "/status");
 
         JsonPath status = client.awaitState(order, "COMPLETED", ORDER_TIMEOUT);
         assertThat(status.getString("orderId")).isEqualTo(order.orderId());

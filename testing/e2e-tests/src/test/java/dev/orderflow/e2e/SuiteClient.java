@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import dev.orderflow.suite.SuiteUnderTest;
 import io.restassured.RestAssured;
 import io.restassured.config.HttpClientConfig;
 import io.restassured.config.RestAssuredConfig;
@@ -33,11 +34,11 @@ final class SuiteClient {
             .setParam("http.connection.timeout", 5_000)
             .setParam("http.socket.timeout", 30_000));
 
-    private final E2eSuite suite;
+    private final SuiteUnderTest suite;
     private final String service;
     private final String stockManager;
 
-    SuiteClient(E2eSuite suite) {
+    SuiteClient(SuiteUnderTest suite) {
         this.suite = suite;
         this.service = suite.tokens().service("e2e-tests");
         this.stockManager = suite.tokens().user("e2e-stock", "inventory-manager");
@@ -67,27 +68,27 @@ final class SuiteClient {
     }
 
     void putStock(String sku, long available) {
-        as(stockManager).baseUri(suite.inventoryUrl())
+        as(stockManager).baseUri(suite.url("inventory-service"))
                 .contentType(ContentType.JSON).body(Map.of("available", available))
                 .put("/stock/{sku}", sku)
                 .then().statusCode(200);
     }
 
     long stock(String sku) {
-        return as(stockManager).baseUri(suite.inventoryUrl())
+        return as(stockManager).baseUri(suite.url("inventory-service"))
                 .get("/stock/{sku}", sku)
                 .then().statusCode(200).extract().jsonPath().getLong("available");
     }
 
     long points(String customerId) {
-        return asCustomer(customerId).baseUri(suite.pointsUrl())
+        return asCustomer(customerId).baseUri(suite.url("points-service"))
                 .get("/points/{customerId}", customerId)
                 .then().statusCode(200).extract().jsonPath().getLong("balance");
     }
 
     /** The SMS rows of an order, oldest first: each a map with eventType, status, text, ... */
     List<Map<String, Object>> sms(String orderId) {
-        return as(service).baseUri(suite.smsUrl())
+        return as(service).baseUri(suite.url("sms-service"))
                 .queryParam("orderId", orderId)
                 .get("/sms")
                 .then().statusCode(200).extract().jsonPath().getList("$");
@@ -103,7 +104,7 @@ final class SuiteClient {
             lines.add(Map.of("sku", item.sku(), "quantity", item.quantity(), "unitPrice", item.unitPrice()));
         }
         body.put("items", lines);
-        Response response = asCustomer(customerId).baseUri(suite.orderUrl())
+        Response response = asCustomer(customerId).baseUri(suite.url("order-service"))
                 .contentType(ContentType.JSON).body(body)
                 .post("/orders");
         assertThat(response.statusCode()).as("POST /orders answered %s", response.asString()).isEqualTo(201);
@@ -118,18 +119,18 @@ final class SuiteClient {
 
     /** GET /orders/{id} at order-service. */
     JsonPath order(String orderId) {
-        return as(service).baseUri(suite.orderUrl()).get("/orders/{orderId}", orderId)
+        return as(service).baseUri(suite.url("order-service")).get("/orders/{orderId}", orderId)
                 .then().statusCode(200).extract().jsonPath();
     }
 
     /** POST /orders/{id}/cancel, answered. */
     Response cancelResponse(String orderId) {
-        return as(service).baseUri(suite.orderUrl()).post("/orders/{orderId}/cancel", orderId);
+        return as(service).baseUri(suite.url("order-service")).post("/orders/{orderId}/cancel", orderId);
     }
 
     /** POST /orders/{id}/cancel and its status code. */
     int cancel(String orderId) {
-        return as(service).baseUri(suite.orderUrl())
+        return as(service).baseUri(suite.url("order-service"))
                 .post("/orders/{orderId}/cancel", orderId)
                 .then().extract().statusCode();
     }
@@ -175,7 +176,7 @@ final class SuiteClient {
 
     /** GET /status/summary of the status service (counts per state, latency percentiles). */
     String statusSummary() {
-        return as(service).baseUri(suite.statusUrl()).get("/status/summary")
+        return as(service).baseUri(suite.url("status-service")).get("/status/summary")
                 .then().statusCode(200).extract().asString();
     }
 

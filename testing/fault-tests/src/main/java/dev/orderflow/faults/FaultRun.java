@@ -15,14 +15,18 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.core.ConditionTimeoutException;
 
 import dev.orderflow.consumer.testing.DatabaseLink;
-import dev.orderflow.faults.OrderStream.AcceptedOrder;
-import dev.orderflow.faults.Verdict.Poison;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.suite.OrderStream;
+import dev.orderflow.suite.OrderStream.AcceptedOrder;
+import dev.orderflow.suite.Reconciler;
+import dev.orderflow.suite.SuiteUnderTest;
+import dev.orderflow.suite.Verdict;
+import dev.orderflow.suite.Verdict.Poison;
 
 /**
- * A fault run: starts the suite ({@link FaultSuite}), runs the order stream, injects every fault
+ * A fault run: starts the suite ({@link SuiteUnderTest}), runs the order stream, injects every fault
  * of the cycle (repeated in the long profile), waits for quiescence and prints the verdict.
  *
  * <pre>
@@ -43,7 +47,7 @@ public final class FaultRun {
     static final String TWO_INSTANCE_SERVICE = "points-service";
 
     private final Profile profile;
-    private final FaultSuite suite;
+    private final SuiteUnderTest suite;
     private final PrintStream out;
     private final Map<String, Integer> faults = new LinkedHashMap<>();
     private final List<Poison> poison = new ArrayList<>();
@@ -57,7 +61,7 @@ public final class FaultRun {
         }
     }
 
-    private FaultRun(Profile profile, FaultSuite suite, PrintStream out) {
+    private FaultRun(Profile profile, SuiteUnderTest suite, PrintStream out) {
         this.profile = profile;
         this.suite = suite;
         this.out = out;
@@ -86,7 +90,7 @@ public final class FaultRun {
     /** Starts the suite, runs {@code profile} and stops every process it started, also when it fails. */
     public static Result run(Profile profile, Path root, Path runDir, PrintStream out) {
         long startedAt = System.nanoTime();
-        try (FaultSuite suite = FaultSuite.start(root, runDir, System.getProperty("orderflow.fault.mariadb.host",
+        try (SuiteUnderTest suite = SuiteUnderTest.start(root, runDir, System.getProperty("orderflow.fault.mariadb.host",
                 "127.0.0.1"), Integer.parseInt(System.getProperty("orderflow.fault.mariadb.port", "3306")), out)) {
             out.printf("fault run (%s): suite ready in %.1f s%n", profile.name(), (System.nanoTime() - startedAt) / 1e9);
             try {
@@ -147,12 +151,12 @@ public final class FaultRun {
                 suite.signal(SLOW_CONSUMER, "CONT");
             }
         }, "slow-consumer", stream);
-        step("database outage of " + FaultSuite.DB_OUTAGE_SERVICE, () -> {
-            suite.databaseLink(FaultSuite.DB_OUTAGE_SERVICE).cut();
+        step("database outage of " + SuiteUnderTest.DB_OUTAGE_SERVICE, () -> {
+            suite.databaseLink(SuiteUnderTest.DB_OUTAGE_SERVICE).cut();
             try {
                 holdFault(profile.databaseOutage());
             } finally {
-                suite.databaseLink(FaultSuite.DB_OUTAGE_SERVICE).restore();
+                suite.databaseLink(SuiteUnderTest.DB_OUTAGE_SERVICE).restore();
             }
         }, "database-outage", stream);
         step("two instances of " + TWO_INSTANCE_SERVICE + ", one killed in the rebalance", () -> {
@@ -212,18 +216,18 @@ public final class FaultRun {
      * (no row) and commit any whose row did commit.
      */
     private void killOrderServiceInWindow(OrderStream stream) {
-        DatabaseLink link = suite.databaseLink(FaultSuite.HALF_MESSAGE_SERVICE);
+        DatabaseLink link = suite.databaseLink(SuiteUnderTest.HALF_MESSAGE_SERVICE);
         link.stall();
         try {
             await("every client inside a create").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                     .until(() -> stream.inFlight() >= profile.workers());
-            suite.kill9(FaultSuite.HALF_MESSAGE_SERVICE);
+            suite.kill9(SuiteUnderTest.HALF_MESSAGE_SERVICE);
         } finally {
             link.cut();
             link.resume();
             link.restore();
         }
-        suite.restart(FaultSuite.HALF_MESSAGE_SERVICE, Map.of());
+        suite.restart(SuiteUnderTest.HALF_MESSAGE_SERVICE, Map.of());
     }
 
     /** A fault's duration (the outage or stall itself), not a wait for a condition. */

@@ -14,12 +14,13 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.exception.RemotingException;
 
-import dev.orderflow.faults.OrderStream.AcceptedOrder;
 import dev.orderflow.order.events.OrderEvent;
 import dev.orderflow.order.events.OrderEventJson;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderItem;
 import dev.orderflow.order.events.OrderMessaging;
+import dev.orderflow.suite.OrderStream;
+import dev.orderflow.suite.OrderStream.AcceptedOrder;
 
 /**
  * A plain (non-transactional) producer on {@code order_topic} for the duplicate and poison

@@ -10,8 +10,8 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import dev.orderflow.faults.FaultSuite;
 import dev.orderflow.launcher.Settings;
+import dev.orderflow.suite.SuiteUnderTest;
 
 /**
  * The command line of {@link LoadRun}.
@@ -66,7 +66,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
 
     /** What {@code --jfr all} and {@code --async-profile all} name: every service and the broker. */
     static final List<String> ALL_PROCESSES = List.of("order-service", "inventory-service", "sms-service",
-            "points-service", "status-service", FaultSuite.BROKER);
+            "points-service", "status-service", SuiteUnderTest.BROKER);
 
     public boolean openLoop() {
         return rate.isPresent();
@@ -84,7 +84,7 @@ public record LoadOptions(int orders, int clients, Optional<Double> rate, Durati
         if (jit.equals("c2")) {
             options.removeIf(option -> option.startsWith("-XX:TieredStopAtLevel"));
             // 4, the JVM's default, is full tiered compilation: it overrides BrokerMain's C1-only.
-            options.add(FaultSuite.BROKER + ":-XX:TieredStopAtLevel=4");
+            options.add(SuiteUnderTest.BROKER + ":-XX:TieredStopAtLevel=4");
         }
         options.addAll(extraJvmOptions);
         return options;

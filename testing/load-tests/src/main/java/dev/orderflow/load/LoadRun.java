@@ -39,17 +39,17 @@ import java.util.regex.Pattern;
 
 import org.awaitility.core.ConditionTimeoutException;
 
-import dev.orderflow.faults.FaultSuite;
-import dev.orderflow.faults.OrderStream;
-import dev.orderflow.faults.Reconciler;
-import dev.orderflow.faults.TopicReader;
-import dev.orderflow.faults.Verdict;
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
+import dev.orderflow.suite.OrderStream;
+import dev.orderflow.suite.Reconciler;
+import dev.orderflow.suite.SuiteUnderTest;
+import dev.orderflow.suite.TopicReader;
+import dev.orderflow.suite.Verdict;
 
 /**
- * The whole-flow benchmark: starts the suite ({@link FaultSuite} with
+ * The whole-flow benchmark: starts the suite ({@link SuiteUnderTest} with
  * {@code orderflow_perf_*} databases), sets stock, places orders over the public API in a closed
  * or open loop ({@link LoadOptions}), waits (bounded) until every accepted order is COMPLETED and
  * prints throughput, latencies, each process's RSS and CPU seconds, per-order DB commits and
@@ -82,13 +82,13 @@ public final class LoadRun {
     private static final Pattern STARTED_IN = Pattern.compile("started in ([0-9.]+)s");
 
     private final LoadOptions options;
-    private final FaultSuite suite;
+    private final SuiteUnderTest suite;
     private final String mariadbHost;
     private final int mariadbPort;
     private final Path runDir;
     private final PrintStream out;
 
-    private LoadRun(LoadOptions options, FaultSuite suite, String mariadbHost, int mariadbPort, Path runDir,
+    private LoadRun(LoadOptions options, SuiteUnderTest suite, String mariadbHost, int mariadbPort, Path runDir,
             PrintStream out) {
         this.options = options;
         this.suite = suite;
@@ -112,7 +112,7 @@ public final class LoadRun {
         // No database outage is injected here: every service connects to MariaDB directly, as in
         // production (through the fault suite's relay, inventory-service's statements would each take
         // a hop through this JVM).
-        try (FaultSuite suite = FaultSuite.start(root, runDir, DATABASE_PREFIX, options.serviceJvmOptions(), host, port,
+        try (SuiteUnderTest suite = SuiteUnderTest.start(root, runDir, DATABASE_PREFIX, options.serviceJvmOptions(), host, port,
                 false, System.out)) {
             result = new LoadRun(options, suite, host, port, runDir, System.out).execute();
         }
@@ -501,7 +501,7 @@ public final class LoadRun {
         for (ServiceSpec spec : ServiceSpec.SUITE) {
             pids.put(spec.name(), suite.live(spec.name()).handle().pid());
         }
-        pids.put(FaultSuite.BROKER, suite.broker().handle().pid());
+        pids.put(SuiteUnderTest.BROKER, suite.broker().handle().pid());
         // The database shares the cores: its CPU is part of what an order costs on this machine.
         localDatabaseProcess().ifPresent(pid -> pids.put("mariadb", pid));
         // So does this JVM, the load generator: the cores its clients take are not the suite's.

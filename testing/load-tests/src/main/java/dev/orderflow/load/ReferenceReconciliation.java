@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.orderflow.faults.OrderStream.AcceptedOrder;
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.suite.OrderStream.AcceptedOrder;
 
 /**
  * The Spring Boot reference's reconciliation ({@link ReferenceRun}): what its tables must hold

@@ -36,14 +36,14 @@ import java.util.regex.Pattern;
 
 import org.awaitility.core.ConditionTimeoutException;
 
-import dev.orderflow.faults.BrokerMain;
-import dev.orderflow.faults.FaultSuite;
-import dev.orderflow.faults.OrderStream;
-import dev.orderflow.faults.OrderStream.AcceptedOrder;
 import dev.orderflow.launcher.LocalSuite;
 import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
+import dev.orderflow.suite.BrokerMain;
+import dev.orderflow.suite.OrderStream;
+import dev.orderflow.suite.OrderStream.AcceptedOrder;
+import dev.orderflow.suite.SuiteUnderTest;
 
 /**
  * The Spring Boot reference, measured beside our suite on the same day: starts the
@@ -211,14 +211,14 @@ public final class ReferenceRun implements AutoCloseable {
     /** Stops leftovers, recreates the database, starts the broker and the five JVMs and waits until each answers. */
     private void start() {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        List<ProcessHandle> leftovers = ProcessTree.terminateMarked(marker, FaultSuite.BROKER_STOP_GRACE);
+        List<ProcessHandle> leftovers = ProcessTree.terminateMarked(marker, SuiteUnderTest.BROKER_STOP_GRACE);
         if (!leftovers.isEmpty()) {
             out.println("reference: stopped processes left by a killed earlier run: "
                     + leftovers.stream().map(ProcessHandle::pid).toList());
         }
         recreateDatabase();
-        FaultSuite.deleteRunDir(runDir);
-        ServiceProcess brokerProcess = BrokerMain.launch(FaultSuite.BROKER, marker,
+        SuiteUnderTest.deleteRunDir(runDir);
+        ServiceProcess brokerProcess = BrokerMain.launch(SuiteUnderTest.BROKER, marker,
                 List.of("-D" + BrokerMain.QUEUES_PER_TOPIC_PROPERTY + "=" + queues), runDir.resolve("rocketmq"),
                 runDir.resolve("logs/broker.log"), nameServerPort, brokerPort, brokerReadyPort, List.of(TOPIC));
         synchronized (this) {
@@ -275,7 +275,7 @@ public final class ReferenceRun implements AutoCloseable {
     private boolean measure() {
         Map<String, Long> pids = new LinkedHashMap<>();
         services.forEach((role, process) -> pids.put(role, process.handle().pid()));
-        pids.put(FaultSuite.BROKER, broker.handle().pid());
+        pids.put(SuiteUnderTest.BROKER, broker.handle().pid());
         Map<String, Double> startedIn = new LinkedHashMap<>();
         for (String role : ROLES) {
             try {
@@ -519,7 +519,7 @@ public final class ReferenceRun implements AutoCloseable {
             return;
         }
         closed = true;
-        FaultSuite.stopProcesses("reference", services.values().stream().map(ServiceProcess::handle).toList(), broker,
+        SuiteUnderTest.stopProcesses("reference", services.values().stream().map(ServiceProcess::handle).toList(), broker,
                 () -> { }, shutdownHook, out);
     }
 }

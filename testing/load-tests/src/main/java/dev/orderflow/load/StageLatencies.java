@@ -16,8 +16,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.orderflow.faults.TopicReader;
 import dev.orderflow.order.events.ConsumerReports;
+import dev.orderflow.suite.TopicReader;
 
 /**
  * Where an order's end-to-end time goes, from status-service's rows and the report messages on

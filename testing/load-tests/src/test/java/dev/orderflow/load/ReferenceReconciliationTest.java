@@ -10,8 +10,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import dev.orderflow.faults.OrderStream.AcceptedOrder;
 import dev.orderflow.order.events.OrderItem;
+import dev.orderflow.suite.OrderStream.AcceptedOrder;
 
 class ReferenceReconciliationTest {
 

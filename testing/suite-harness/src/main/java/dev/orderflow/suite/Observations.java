@@ -1,4 +1,4 @@
-package dev.orderflow.faults;
+package dev.orderflow.suite;
 
 import java.math.BigDecimal;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.orderflow.faults;
+package dev.orderflow.suite;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,16 +30,20 @@ import dev.orderflow.launcher.ServiceSpec;
 import dev.orderflow.tokens.TokenIssuer;
 
 /**
- * The suite the faults are injected into: the broker ({@link BrokerMain}) and every service as
- * child processes on free ports, each service with a fresh {@code orderflow_fault_*} database on
- * the real MariaDB; inventory-service and order-service reach theirs through a {@link DatabaseLink}
- * each (a loopback relay), which the database-outage fault cuts and the half-message fault stalls,
- * unless the caller injects neither (the benchmark: every statement through a relay costs the
- * service a hop through this JVM).
- * Every process it starts is tracked and {@link #close()} (also a JVM
+ * The suite under test, the one harness of the end-to-end, fault and load modules: the broker
+ * ({@link BrokerMain}) and every service as child processes on free ports (never the launcher's
+ * 8080-8084, so a developer's running suite does not collide), each service with a fresh
+ * {@code <prefix>*} database on the real MariaDB. With relays, inventory-service and order-service
+ * reach theirs through a {@link DatabaseLink} each (a loopback relay), which the database-outage
+ * fault cuts and the half-message fault stalls; without (the end-to-end tests, the benchmark: every
+ * statement through a relay costs the service a hop through this JVM) every service connects
+ * directly, as in production. Every process it starts is tracked and {@link #close()} (also a JVM
  * shutdown hook) kills them all, whatever state the run is in.
  */
-public final class FaultSuite implements AutoCloseable {
+public final class SuiteUnderTest implements AutoCloseable {
+
+    /** Set on every process's command line to the run folder: finds the processes a killed run left. */
+    public static final String RUN_MARKER_PROPERTY = "orderflow.suite.service-of";
 
     /** The fault suite's databases: {@code orderflow_fault_order} etc. */
     public static final String FAULT_DATABASE_PREFIX = "orderflow_fault_";
@@ -102,14 +106,14 @@ public final class FaultSuite implements AutoCloseable {
     private final int brokerReadyPort;
     /** The relays of {@link #DB_OUTAGE_SERVICE} and {@link #HALF_MESSAGE_SERVICE}; none when the suite was started without them. */
     private final Map<String, DatabaseLink> databaseLinks = new LinkedHashMap<>();
-    private final Thread shutdownHook = new Thread(this::close, "fault-suite-stop");
+    private final Thread shutdownHook = new Thread(this::close, "suite-stop");
     private ServiceProcess broker;
     private int brokerStarts;
     private boolean closed;
 
-    private FaultSuite(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
+    private SuiteUnderTest(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
             String mariadbHost, int mariadbPort, boolean relayDatabase, PrintStream out) {
-        if (!databasePrefix.matches("orderflow_[a-z]+_")) {
+        if (!databasePrefix.matches("orderflow_[a-z0-9]+_")) {
             throw new IllegalArgumentException("A suite's database prefix is orderflow_<word>_, was " + databasePrefix);
         }
         this.databasePrefix = databasePrefix;
@@ -119,7 +123,7 @@ public final class FaultSuite implements AutoCloseable {
         this.mariadbHost = mariadbHost;
         this.mariadbPort = mariadbPort;
         this.out = out;
-        this.marker = "-Dorderflow.fault.service-of=" + runDir;
+        this.marker = "-D" + RUN_MARKER_PROPERTY + "=" + runDir;
         for (ServiceSpec spec : ServiceSpec.SUITE) {
             specs.put(spec.name(), spec.withPorts(ports.port(), ports.port()).withDatabasePrefix(databasePrefix));
         }
@@ -138,7 +142,7 @@ public final class FaultSuite implements AutoCloseable {
     }
 
     /** {@link #start(Path, Path, String, String, int, PrintStream)} with the {@code orderflow_fault_} databases. */
-    public static FaultSuite start(Path root, Path runDir, String mariadbHost, int mariadbPort, PrintStream out) {
+    public static SuiteUnderTest start(Path root, Path runDir, String mariadbHost, int mariadbPort, PrintStream out) {
         return start(root, runDir, FAULT_DATABASE_PREFIX, mariadbHost, mariadbPort, out);
     }
 
@@ -149,12 +153,12 @@ public final class FaultSuite implements AutoCloseable {
      * @param databasePrefix replaces {@code orderflow_} in each service's database name, e.g.
      *        {@code orderflow_fault_} (the load tests use {@code orderflow_perf_}); only databases
      *        with this prefix are ever dropped
-     * @param runDir logs and broker store, wiped at start: its name must start with {@code fault-run}
-     *        or {@code load-run}
+     * @param runDir logs and broker store, wiped at start: its name must start with {@code e2e-run},
+     *        {@code fault-run} or {@code load-run}
      * @throws IllegalStateException when a service jar is missing or a part does not start; what
      *         did start is stopped before this returns
      */
-    public static FaultSuite start(Path root, Path runDir, String databasePrefix, String mariadbHost, int mariadbPort,
+    public static SuiteUnderTest start(Path root, Path runDir, String databasePrefix, String mariadbHost, int mariadbPort,
             PrintStream out) {
         return start(root, runDir, databasePrefix, SERVICE_JVM_OPTIONS, mariadbHost, mariadbPort, true, out);
     }
@@ -170,7 +174,7 @@ public final class FaultSuite implements AutoCloseable {
      *        MariaDB through {@link #databaseLink(String) relays} (needed for the database-outage and
      *        half-message faults); without them every service connects directly, as in production
      */
-    public static FaultSuite start(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
+    public static SuiteUnderTest start(Path root, Path runDir, String databasePrefix, List<String> serviceJvmOptions,
             String mariadbHost, int mariadbPort, boolean relayDatabase, PrintStream out) {
         List<String> missing = ServiceSpec.SUITE.stream().filter(s -> !Files.isRegularFile(s.runnerJar(root)))
                 .map(s -> root.relativize(s.runnerJar(root)).toString()).toList();
@@ -178,7 +182,7 @@ public final class FaultSuite implements AutoCloseable {
             throw new IllegalStateException("Services not built: " + missing
                     + ". Build them first: mvn -B install -DskipTests (or run this module with -am).");
         }
-        FaultSuite suite = new FaultSuite(root, runDir, databasePrefix, serviceJvmOptions, mariadbHost, mariadbPort,
+        SuiteUnderTest suite = new SuiteUnderTest(root, runDir, databasePrefix, serviceJvmOptions, mariadbHost, mariadbPort,
                 relayDatabase, out);
         Runtime.getRuntime().addShutdownHook(suite.shutdownHook);
         try {
@@ -204,6 +208,21 @@ public final class FaultSuite implements AutoCloseable {
 
     public String url(String service) {
         return specs.get(service).url();
+    }
+
+    /** {@code http://127.0.0.1:<management port>} of the named service: health, metrics, OpenAPI. */
+    public String managementUrl(String service) {
+        return "http://127.0.0.1:" + specs.get(service).managementPort();
+    }
+
+    /** The names of the suite's services, in start order. */
+    public List<String> serviceNames() {
+        return List.copyOf(specs.keySet());
+    }
+
+    /** The broker's accounts of this run: one per service. */
+    public BrokerAccounts brokerAccounts() {
+        return accounts;
     }
 
     public String database(String service) {
@@ -335,13 +354,13 @@ public final class FaultSuite implements AutoCloseable {
         }
         closed = true;
         List<ProcessHandle> services = started.stream().filter(s -> s != broker).map(ServiceProcess::handle).toList();
-        stopProcesses("fault suite", services, broker, () -> {
+        stopProcesses("suite", services, broker, () -> {
             try {
                 for (DatabaseLink link : databaseLinks.values()) {
                     link.close();
                 }
             } catch (IOException e) {
-                out.println("fault suite: closing the database relay failed: " + e);
+                out.println("suite: closing the database relay failed: " + e);
             }
         }, shutdownHook, out);
     }
@@ -387,7 +406,7 @@ public final class FaultSuite implements AutoCloseable {
 
     private void startBroker() {
         brokerStarts++;
-        List<String> brokerOptions = new ArrayList<>(serviceJvmOptions.stream().map(FaultSuite::forBroker)
+        List<String> brokerOptions = new ArrayList<>(serviceJvmOptions.stream().map(SuiteUnderTest::forBroker)
                 .filter(o -> o != null).toList());
         brokerOptions.add("-D" + BrokerMain.ACCOUNTS_PROPERTY + "=" + runDir.resolve("keys").resolve(BrokerAccounts.FILE));
         ServiceProcess process = BrokerMain.launch(BROKER, marker, brokerOptions, runDir.resolve("rocketmq"),
@@ -424,7 +443,7 @@ public final class FaultSuite implements AutoCloseable {
     private synchronized ServiceProcess startInstance(ServiceSpec spec, boolean extra,
             Map<String, String> extraProperties) {
         if (closed) {
-            throw new IllegalStateException("fault suite stopped");
+            throw new IllegalStateException("suite stopped");
         }
         String name = spec.name();
         int port = spec.port();
@@ -453,7 +472,7 @@ public final class FaultSuite implements AutoCloseable {
                 runDir.resolve("logs").resolve(instanceName + ".log"), spec.readinessUrl());
         all.add(process);
         started.add(process);
-        out.printf("fault suite: started %s on port %d%s%n", instanceName, port, extra ? " (second instance)" : "");
+        out.printf("suite: started %s on port %d%s%n", instanceName, port, extra ? " (second instance)" : "");
         return process;
     }
 
@@ -485,7 +504,7 @@ public final class FaultSuite implements AutoCloseable {
     private void stopLeftovers() {
         List<ProcessHandle> leftovers = ProcessTree.terminateMarked(marker, BROKER_STOP_GRACE);
         if (!leftovers.isEmpty()) {
-            out.println("fault suite: stopped processes left by a killed earlier run: "
+            out.println("suite: stopped processes left by a killed earlier run: "
                     + leftovers.stream().map(ProcessHandle::pid).toList());
         }
     }
@@ -495,7 +514,7 @@ public final class FaultSuite implements AutoCloseable {
                 "jdbc:mariadb://" + mariadbHost + ":" + mariadbPort + "/", "root", "");
                 Statement statement = connection.createStatement()) {
             for (ServiceSpec spec : specs.values()) {
-                if (!spec.database().startsWith(databasePrefix) || !spec.database().matches("[a-z_]+")) {
+                if (!spec.database().startsWith(databasePrefix) || !spec.database().matches("[a-z0-9_]+")) {
                     throw new IllegalArgumentException("Refusing to drop a database not named " + databasePrefix + "*: "
                             + spec.database());
                 }
@@ -503,23 +522,24 @@ public final class FaultSuite implements AutoCloseable {
                 statement.execute("CREATE DATABASE `" + spec.database() + "` CHARACTER SET utf8mb4");
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("The fault suite needs the MariaDB at " + mariadbHost + ":" + mariadbPort
+            throw new IllegalStateException("The suite needs the MariaDB at " + mariadbHost + ":" + mariadbPort
                     + " (user root, empty password)", e);
         }
     }
 
     /**
-     * Deletes the run folder (broker store, logs) of an earlier run; only a folder named fault-run*,
-     * load-run* or reference-run* (the Spring Boot reference's benchmark).
+     * Deletes the run folder (broker store, logs) of an earlier run; only a folder named e2e-run*,
+     * fault-run*, load-run* or reference-run* (the Spring Boot reference's benchmark).
      */
     public static void deleteRunDir(Path runDir) {
         if (!Files.exists(runDir)) {
             return;
         }
         String name = runDir.getFileName().toString();
-        if (!name.startsWith("fault-run") && !name.startsWith("load-run") && !name.startsWith("reference-run")) {
+        if (!name.startsWith("e2e-run") && !name.startsWith("fault-run") && !name.startsWith("load-run")
+                && !name.startsWith("reference-run")) {
             throw new IllegalArgumentException("Refusing to delete " + runDir
-                    + ": not a fault-run, load-run or reference-run folder");
+                    + ": not an e2e-run, fault-run, load-run or reference-run folder");
         }
         try (Stream<Path> paths = Files.walk(runDir)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {

@@ -1,4 +1,4 @@
-package dev.orderflow.faults;
+package dev.orderflow.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,13 +11,13 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import dev.orderflow.faults.Observations.DeadLetterEntry;
-import dev.orderflow.faults.Observations.LedgerEntry;
-import dev.orderflow.faults.Observations.OrderRow;
-import dev.orderflow.faults.Observations.StockMovement;
-import dev.orderflow.faults.Observations.Text;
-import dev.orderflow.faults.Verdict.Expectations;
-import dev.orderflow.faults.Verdict.Poison;
+import dev.orderflow.suite.Observations.DeadLetterEntry;
+import dev.orderflow.suite.Observations.LedgerEntry;
+import dev.orderflow.suite.Observations.OrderRow;
+import dev.orderflow.suite.Observations.StockMovement;
+import dev.orderflow.suite.Observations.Text;
+import dev.orderflow.suite.Verdict.Expectations;
+import dev.orderflow.suite.Verdict.Poison;
 
 /** The verdict on its own: clean when every effect is there once, and failing on each kind of damage. */
 class VerdictTest {

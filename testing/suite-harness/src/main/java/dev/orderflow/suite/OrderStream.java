@@ -1,4 +1,4 @@
-package dev.orderflow.faults;
+package dev.orderflow.suite;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

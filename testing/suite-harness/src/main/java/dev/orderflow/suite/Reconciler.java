@@ -1,4 +1,4 @@
-package dev.orderflow.faults;
+package dev.orderflow.suite;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -12,14 +12,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import dev.orderflow.faults.Observations.DeadLetterEntry;
-import dev.orderflow.faults.Observations.LedgerEntry;
-import dev.orderflow.faults.Observations.OrderRow;
-import dev.orderflow.faults.Observations.StockMovement;
-import dev.orderflow.faults.Observations.Text;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.order.events.OwedEffects;
+import dev.orderflow.suite.Observations.DeadLetterEntry;
+import dev.orderflow.suite.Observations.LedgerEntry;
+import dev.orderflow.suite.Observations.OrderRow;
+import dev.orderflow.suite.Observations.StockMovement;
+import dev.orderflow.suite.Observations.Text;
 
 /**
  * Reads {@link Observations} from the services' databases (plain JDBC on the real MariaDB) and
@@ -29,17 +29,17 @@ import dev.orderflow.order.events.OwedEffects;
 public final class Reconciler implements AutoCloseable {
 
     /** The consumer groups whose DLQs poison messages must reach. */
-    static final List<String> DLQ_GROUPS = List.of(OrderMessaging.INVENTORY_GROUP, OrderMessaging.SMS_GROUP,
+    public static final List<String> DLQ_GROUPS = List.of(OrderMessaging.INVENTORY_GROUP, OrderMessaging.SMS_GROUP,
             OrderMessaging.POINTS_GROUP);
 
     /** Properties of a DLQ entry (RocketMQDeadLetters in quarkus-rocketmq, a Quarkus runtime module not on this path). */
     private static final String DLQ_FAILURE_CLASS = "DLQ_FAILURE_CLASS";
     private static final String DLQ_ATTEMPTS = "DLQ_ATTEMPTS";
 
-    private final FaultSuite suite;
+    private final SuiteUnderTest suite;
     private final TopicReader dlqReader;
 
-    public Reconciler(FaultSuite suite) {
+    public Reconciler(SuiteUnderTest suite) {
         this.suite = suite;
         this.dlqReader = new TopicReader(suite.nameServerAddress(), "fault_tests_dlq_reader", suite.brokerTools());
     }

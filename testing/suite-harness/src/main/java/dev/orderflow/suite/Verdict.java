@@ -1,4 +1,4 @@
-package dev.orderflow.faults;
+package dev.orderflow.suite;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import dev.orderflow.faults.Observations.DeadLetterEntry;
-import dev.orderflow.faults.Observations.OrderRow;
-import dev.orderflow.faults.Observations.Text;
 import dev.orderflow.order.events.OwedEffects;
+import dev.orderflow.suite.Observations.DeadLetterEntry;
+import dev.orderflow.suite.Observations.OrderRow;
+import dev.orderflow.suite.Observations.Text;
 
 /**
  * The reconciliation verdict of a fault run: every order against every consumer's effects, by how

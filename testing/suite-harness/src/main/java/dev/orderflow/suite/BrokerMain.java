@@ -1,4 +1,4 @@
-package dev.orderflow.faults;
+package dev.orderflow.suite;
 
 import java.io.File;
 import java.io.IOException;
@@ -26,7 +26,7 @@ import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
  * finds every message it had. {@link EmbeddedRocketMQ.Options#forTests} timings (check-back every
  * 3 s, retry delays of seconds). SIGTERM shuts the broker down cleanly (its store flushed).
  *
- * <pre>java -cp ... dev.orderflow.faults.BrokerMain &lt;dataDir&gt; &lt;nameServerPort&gt; &lt;brokerPort&gt; &lt;readyPort&gt; [&lt;topic,...&gt;]</pre>
+ * <pre>java -cp ... dev.orderflow.suite.BrokerMain &lt;dataDir&gt; &lt;nameServerPort&gt; &lt;brokerPort&gt; &lt;readyPort&gt; [&lt;topic,...&gt;]</pre>
  * {@code http://127.0.0.1:<readyPort>/ready} answers 200 once the broker is registered and the
  * suite's topics (and the extra topics of the optional fifth argument, e.g. the Spring Boot
  * reference's) exist. {@link #launch} starts it as a child process of the caller.
