@@ -8,13 +8,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
-import dev.orderflow.consumer.CancelBeforeCreateGuard;
-import dev.orderflow.consumer.IdempotentConsumer;
-import dev.orderflow.consumer.Outcome;
+import dev.orderflow.consumer.GuardedOrderEvents;
 import dev.orderflow.inventory.service.InventoryService;
-import dev.orderflow.order.events.OrderEvent;
-import dev.orderflow.order.events.OrderEventParser;
-import dev.orderflow.order.events.OrderEventType;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 
 /**
@@ -30,25 +25,18 @@ public class OrderEventsConsumer {
     /** The incoming channel (application.properties: order_topic, inventory_group, create || cancel || fail). */
     public static final String CHANNEL = "order-events";
 
-    private final IdempotentConsumer consumer;
-    private final CancelBeforeCreateGuard guard;
+    private final GuardedOrderEvents orderEvents;
     private final InventoryService inventory;
 
     @Inject
-    public OrderEventsConsumer(IdempotentConsumer consumer, CancelBeforeCreateGuard guard, InventoryService inventory) {
-        this.consumer = consumer;
-        this.guard = guard;
+    public OrderEventsConsumer(GuardedOrderEvents orderEvents, InventoryService inventory) {
+        this.orderEvents = orderEvents;
         this.inventory = inventory;
     }
 
     @Incoming(CHANNEL)
     @Blocking(ordered = false)
     public CompletionStage<Void> onOrderEvent(Message<?> message) {
-        return consumer.consume(message, OrderEventParser::parse, OrderEvent::messageKey,
-                (event, context) -> guard.apply(event, context, () -> apply(event)));
-    }
-
-    private Outcome apply(OrderEvent event) {
-        return event.eventType() == OrderEventType.CREATE ? inventory.deduct(event) : inventory.restore(event);
+        return orderEvents.consume(message, inventory::deduct, inventory::restore);
     }
 }

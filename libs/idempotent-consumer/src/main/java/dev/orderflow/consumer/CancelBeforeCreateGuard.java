@@ -34,7 +34,7 @@ import dev.orderflow.persistence.NativeSql;
  * deliveries of the two events on two queues or two instances are decided one after the other.
  * In a batch, the rows of all the batch's orders are locked by the first event's call, in
  * order-id order, and the new states are written in one statement before the commit. Use it
- * inside a {@link MessageHandler}:
+ * through {@link GuardedOrderEvents}, or inside a {@link MessageHandler}:
  *
  * <pre>{@code
  * (event, context) -> guard.apply(event, context, () -> event.eventType() == CREATE ? deduct(event) : restore(event))

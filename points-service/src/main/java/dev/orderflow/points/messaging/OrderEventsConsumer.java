@@ -8,12 +8,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
-import dev.orderflow.consumer.CancelBeforeCreateGuard;
-import dev.orderflow.consumer.IdempotentConsumer;
-import dev.orderflow.consumer.Outcome;
-import dev.orderflow.order.events.OrderEvent;
-import dev.orderflow.order.events.OrderEventParser;
-import dev.orderflow.order.events.OrderEventType;
+import dev.orderflow.consumer.GuardedOrderEvents;
 import dev.orderflow.points.service.PointsService;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 
@@ -30,25 +25,18 @@ public class OrderEventsConsumer {
     /** The incoming channel (application.properties: order_topic, points_group, create || cancel || fail). */
     public static final String CHANNEL = "order-events";
 
-    private final IdempotentConsumer consumer;
-    private final CancelBeforeCreateGuard guard;
+    private final GuardedOrderEvents orderEvents;
     private final PointsService points;
 
     @Inject
-    public OrderEventsConsumer(IdempotentConsumer consumer, CancelBeforeCreateGuard guard, PointsService points) {
-        this.consumer = consumer;
-        this.guard = guard;
+    public OrderEventsConsumer(GuardedOrderEvents orderEvents, PointsService points) {
+        this.orderEvents = orderEvents;
         this.points = points;
     }
 
     @Incoming(CHANNEL)
     @Blocking(ordered = false)
     public CompletionStage<Void> onOrderEvent(Message<?> message) {
-        return consumer.consume(message, OrderEventParser::parse, OrderEvent::messageKey,
-                (event, context) -> guard.apply(event, context, () -> apply(event)));
-    }
-
-    private Outcome apply(OrderEvent event) {
-        return event.eventType() == OrderEventType.CREATE ? points.credit(event) : points.reverse(event);
+        return orderEvents.consume(message, points::credit, points::reverse);
     }
 }
