@@ -18,12 +18,6 @@ public interface ConsoleConfig {
     Map<String, Boolean> approvalRequired();
 
     /**
-     * Per required consumer: the named datasource holding its {@code consume_record} table, read
-     * to show whether a dead letter's key was consumed since. Default {@code <consumer>-db}.
-     */
-    Map<String, String> datasource();
-
-    /**
      * Most DLQ entries read per queue, oldest first: the listing's largest {@code max}, and how
      * far a re-drive looks for the requested entry.
      */
@@ -36,9 +30,5 @@ public interface ConsoleConfig {
 
     default boolean approvalRequiredFor(String consumer) {
         return Optional.ofNullable(approvalRequired().get(consumer)).orElse(true);
-    }
-
-    default String datasourceOf(String consumer) {
-        return Optional.ofNullable(datasource().get(consumer)).orElse(consumer + "-db");
     }
 }

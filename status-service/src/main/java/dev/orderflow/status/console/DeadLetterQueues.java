@@ -20,14 +20,14 @@ public class DeadLetterQueues {
     private final RocketMQAdmin admin;
     private final StatusServiceConfig statusConfig;
     private final ConsoleConfig config;
-    private final ConsumeRecordLookup consumeRecords;
+    private final ConsumedKeys consumedKeys;
 
     DeadLetterQueues(RocketMQAdmin admin, StatusServiceConfig statusConfig, ConsoleConfig config,
-            ConsumeRecordLookup consumeRecords) {
+            ConsumedKeys consumedKeys) {
         this.admin = admin;
         this.statusConfig = statusConfig;
         this.config = config;
-        this.consumeRecords = consumeRecords;
+        this.consumedKeys = consumedKeys;
     }
 
     /** One line per required consumer, in configuration order. */
@@ -40,11 +40,11 @@ public class DeadLetterQueues {
                 .toList();
     }
 
-    /** Up to {@code max} entries of the consumer's DLQ, oldest first, each checked against its consume_record. */
+    /** Up to {@code max} entries of the consumer's DLQ, oldest first, each with whether the consumer reported it consumed. */
     public List<DeadLetterView> messages(String consumer, int max) {
         String group = groupOf(consumer);
         return admin.browseDeadLetters(group, max).stream()
-                .map(letter -> DeadLetterView.of(consumer, group, letter, consumeRecords.consumed(consumer, group, letter.key())))
+                .map(letter -> DeadLetterView.of(consumer, group, letter, consumedKeys.consumed(consumer, letter.key())))
                 .toList();
     }
 

@@ -52,7 +52,6 @@ class DashboardBrowserTest {
 
     @BeforeAll
     static void openTheBrowser() {
-        ConsumeRecordTables.ensure();
         browser = CHROMIUM.driver();
     }
 

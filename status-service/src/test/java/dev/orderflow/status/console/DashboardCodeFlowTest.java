@@ -107,7 +107,6 @@ class DashboardCodeFlowTest {
 
     @BeforeAll
     static void openTheBrowser() {
-        ConsumeRecordTables.ensure();
         browser = CHROMIUM.driver();
     }
 

@@ -73,7 +73,6 @@ class DashboardOverviewTest {
 
     @BeforeAll
     static void openTheBrowser() {
-        ConsumeRecordTables.ensure();
         browser = CHROMIUM.driver();
     }
 

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.consumer.testing.TopicProbe;
@@ -52,11 +51,6 @@ class DlqConsoleTest {
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Duration ARRIVAL = Duration.ofSeconds(60);
-
-    @BeforeAll
-    static void consumerTables() {
-        ConsumeRecordTables.ensure();
-    }
 
     static String newOrderId() {
         return "DLQ" + Long.toString(System.currentTimeMillis(), 36).toUpperCase() + "-" + SEQUENCE.incrementAndGet();
@@ -236,7 +230,7 @@ class DlqConsoleTest {
         Map<String, Object> entry = awaitEntry("sms", key(orderId));
         assertThat(entry).containsEntry("alreadyConsumed", false).containsEntry("failureClass", "business");
 
-        ConsumeRecordTables.recordConsumed("sms", OrderMessaging.SMS_GROUP, key(orderId));
+        StatusBroker.done(orderId, OrderEventType.CREATE, "sms");
         assertThat(awaitEntry("sms", key(orderId))).containsEntry("alreadyConsumed", true);
 
         JsonPath sent = request(OPERATOR, "sms", "{\"dlqMessageIds\":[\"" + entry.get("dlqMessageId") + "\"]}");
