@@ -2,7 +2,11 @@ package dev.orderflow.rocketmq.deployment;
 
 import java.util.logging.Level;
 
+import dev.orderflow.rocketmq.runtime.DefaultRocketMQAdmin;
 import dev.orderflow.rocketmq.runtime.RemotingEncodingRecorder;
+import io.quarkus.arc.deployment.ExcludedTypeBuildItem;
+import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
+import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
@@ -16,6 +20,8 @@ class RocketMQProcessor {
     static final String FEATURE = "rocketmq";
     /** RocketMQ's client API class, whose one routine warning is a missing topic's route. */
     static final String MQ_CLIENT_API_CATEGORY = "org.apache.rocketmq.client.impl.MQClientAPIImpl";
+    /** RocketMQ's admin client, in rocketmq-tools. */
+    static final String ADMIN_CLIENT = "org.apache.rocketmq.tools.admin.DefaultMQAdminExt";
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -42,6 +48,17 @@ class RocketMQProcessor {
     @BuildStep
     LogCategoryBuildItem rocketMQClientApiLogLevel() {
         return new LogCategoryBuildItem(MQ_CLIENT_API_CATEGORY, Level.SEVERE);
+    }
+
+    /**
+     * {@code RocketMQAdmin} is built on RocketMQ's admin client ({@code rocketmq-tools}), an optional
+     * dependency of the runtime: an application that does not add it has no such bean.
+     */
+    @BuildStep
+    void adminOnlyWithTheAdminClient(BuildProducer<ExcludedTypeBuildItem> excluded) {
+        if (!QuarkusClassLoader.isClassPresentAtRuntime(ADMIN_CLIENT)) {
+            excluded.produce(new ExcludedTypeBuildItem(DefaultRocketMQAdmin.class.getName()));
+        }
     }
 
     @BuildStep

@@ -9,7 +9,6 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.RocketMQDeadLetters;
 
@@ -20,7 +19,7 @@ import dev.orderflow.rocketmq.RocketMQDeadLetters;
  */
 final class DeadLetterWriter {
 
-    private static final Logger LOG = Logger.getLogger(DeadLetterWriter.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(DeadLetterWriter.class);
     private static final int MAX_REASON_LENGTH = 1000;
 
     private final String channel;
@@ -69,16 +68,15 @@ final class DeadLetterWriter {
                 copy.putUserProperty(RocketMQDeadLetters.DEAD_LETTERED_AT, Long.toString(System.currentTimeMillis()));
                 SendResult result = writer.send(copy);
                 if (result.getSendStatus() != SendStatus.SEND_OK) {
-                    LOG.warnf("Channel %s: DLQ write of %s answered %s; redelivering", channel, m.getMsgId(),
-                            result.getSendStatus());
+                    LOG.deadLetterRefused(channel, m.getMsgId(), result.getSendStatus());
                     return false;
                 }
             }
-            LOG.warnf("Channel %s: %d message(s) %s dead-lettered to %s (%s: %s)", channel, msgs.size(),
-                    msgs.stream().map(MessageExt::getKeys).toList(), dlq, failureClass, trimmedReason);
+            LOG.deadLettered(channel, msgs.size(), msgs.stream().map(MessageExt::getKeys).toList(), dlq, failureClass,
+                    trimmedReason);
             return true;
         } catch (Exception e) {
-            LOG.warnf(e, "Channel %s: cannot write to %s; the message(s) will be redelivered", channel, dlq);
+            LOG.deadLetterFailed(e, channel, dlq);
             return false;
         }
     }

@@ -33,7 +33,6 @@ import org.apache.rocketmq.remoting.protocol.body.ConsumerConnection;
 import org.apache.rocketmq.remoting.protocol.body.QueueTimeSpan;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.eclipse.microprofile.config.Config;
-import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.DeadLetter;
 import dev.orderflow.rocketmq.GroupLag;
@@ -53,7 +52,7 @@ import dev.orderflow.rocketmq.RocketMQDeadLetters;
 @ApplicationScoped
 public class DefaultRocketMQAdmin implements RocketMQAdmin {
 
-    private static final Logger LOG = Logger.getLogger(DefaultRocketMQAdmin.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(DefaultRocketMQAdmin.class);
 
     /** Group of the DLQ reader; it never commits an offset, so reading leaves no trace. */
     private static final String DLQ_BROWSER_GROUP = "orderflow_dlq_browser";
@@ -254,8 +253,7 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
         int read = 0;
         while (offset < range.getMaxOffset() && read < max) {
             if (System.nanoTime() > deadline) {
-                LOG.warnf("Reading %s stopped after %d ms at offset %d of queue %d (up to %d)", queue.getTopic(),
-                        BROWSE_TIMEOUT_MILLIS, offset, queue.getQueueId(), range.getMaxOffset());
+                LOG.browseStopped(queue.getTopic(), BROWSE_TIMEOUT_MILLIS, offset, queue.getQueueId(), range.getMaxOffset());
                 return;
             }
             PullResult result;
@@ -298,8 +296,7 @@ public class DefaultRocketMQAdmin implements RocketMQAdmin {
             throw new RocketMQAdminException("Re-drive of " + entry.msgId() + " to " + msg.getTopic()
                     + ": broker answered " + result.getSendStatus(), null);
         }
-        LOG.infof("Re-drove DLQ message %s (keys %s, origin %s) to group %s as %s", entry.msgId(), entry.keys(),
-                entry.originTopic(), consumerGroup, result.getMsgId());
+        LOG.redrove(entry.msgId(), entry.keys(), entry.originTopic(), consumerGroup, result.getMsgId());
         return result.getMsgId();
     }
 

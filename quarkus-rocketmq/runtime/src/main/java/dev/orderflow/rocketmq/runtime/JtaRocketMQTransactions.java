@@ -14,7 +14,6 @@ import jakarta.transaction.TransactionManager;
 
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -34,7 +33,7 @@ import dev.orderflow.rocketmq.RocketMQTransactions;
 @ApplicationScoped
 public class JtaRocketMQTransactions implements RocketMQTransactions {
 
-    private static final Logger LOG = Logger.getLogger(JtaRocketMQTransactions.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(JtaRocketMQTransactions.class);
 
     @Inject
     TransactionManager transactionManager;
@@ -171,7 +170,7 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
             } catch (RollbackException | HeuristicRollbackException e) {
                 return rolledBack(e);
             } catch (HeuristicMixedException | SystemException | RuntimeException e) {
-                LOG.warnf(e, "Commit of a local transaction ended unclearly; its half message is left to the check-back");
+                LOG.commitUnclear(e);
                 return unknown(e);
             }
         }
@@ -182,7 +181,7 @@ public class JtaRocketMQTransactions implements RocketMQTransactions {
             } catch (Exception e) {
                 // Not committed either way (the transaction times out); the message is rolled back.
                 cause.addSuppressed(e);
-                LOG.warnf(e, "Rollback after a failed local work failed");
+                LOG.rollbackFailed(e);
             }
         }
     }

@@ -5,7 +5,6 @@ import java.util.function.UnaryOperator;
 
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.SerializeType;
-import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.annotations.Recorder;
 
@@ -25,7 +24,7 @@ import io.quarkus.runtime.annotations.Recorder;
 @Recorder
 public class RemotingEncodingRecorder {
 
-    private static final Logger LOG = Logger.getLogger(RemotingEncodingRecorder.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(RemotingEncodingRecorder.class);
 
     /** The serialize type this extension chooses when the JVM has none set. */
     private static final SerializeType DEFAULT = SerializeType.ROCKETMQ;
@@ -35,8 +34,8 @@ public class RemotingEncodingRecorder {
         // Too late when something initialized RocketMQ's RemotingCommand before start-up: say so
         // instead of leaving the JVM on JSON silently.
         if (set != null && RemotingCommand.getSerializeTypeConfigInThisServer() != DEFAULT) {
-            LOG.warnf("RocketMQ headers stay %s: RocketMQ was initialized before %s=%s could take effect",
-                    RemotingCommand.getSerializeTypeConfigInThisServer(), RemotingCommand.SERIALIZE_TYPE_PROPERTY, set);
+            LOG.headerEncodingUnchanged(RemotingCommand.getSerializeTypeConfigInThisServer(),
+                    RemotingCommand.SERIALIZE_TYPE_PROPERTY, set);
         }
     }
 

@@ -20,7 +20,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.spi.Connector;
-import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -163,7 +162,7 @@ import io.smallrye.reactive.messaging.health.HealthReporter;
         description = "Threads answering transaction check-backs.")
 public class RocketMQConnector implements InboundConnector, OutboundConnector, HealthReporter {
 
-    private static final Logger LOG = Logger.getLogger(RocketMQConnector.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(RocketMQConnector.class);
 
     @Inject
     ObjectMapper objectMapper;

@@ -12,7 +12,6 @@ import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -35,7 +34,7 @@ import io.smallrye.reactive.messaging.providers.helpers.MultiUtils;
  */
 public class RocketMQSink {
 
-    private static final Logger LOG = Logger.getLogger(RocketMQSink.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(RocketMQSink.class);
 
     /** Queue by hash of the sharding key, so one key always lands on one queue. */
     private static final MessageQueueSelector BY_SHARDING_KEY = (queues, msg, key) -> queues
@@ -84,7 +83,7 @@ public class RocketMQSink {
         this.producer = createProducer();
         this.subscriber = MultiUtils.via(multi -> onSendingThread(multi)
                 .onItem().transformToUniAndConcatenate(this::send)
-                .onFailure().invoke(f -> LOG.errorf(f, "Channel %s: the outgoing stream failed", channel)));
+                .onFailure().invoke(f -> LOG.outgoingStreamFailed(f, channel)));
     }
 
     /**
@@ -119,8 +118,7 @@ public class RocketMQSink {
         try {
             p.start();
             checkCredentials(p);
-            LOG.infof("RocketMQ channel %s sending to %s (%s) as group %s via %s", channel, topic, config.getSendMode(),
-                    p.getProducerGroup(), config.getNameServer());
+            LOG.sending(channel, topic, config.getSendMode(), p.getProducerGroup(), config.getNameServer());
         } catch (MQClientException e) {
             startFailure = e;
             throw new IllegalStateException("Channel " + channel + ": producer failed to start", e);

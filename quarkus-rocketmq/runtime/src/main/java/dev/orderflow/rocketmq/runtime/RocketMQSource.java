@@ -27,7 +27,6 @@ import org.apache.rocketmq.client.impl.consumer.ProcessQueue;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
-import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
@@ -58,7 +57,7 @@ import io.smallrye.reactive.messaging.health.HealthReport;
  */
 public class RocketMQSource {
 
-    private static final Logger LOG = Logger.getLogger(RocketMQSource.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(RocketMQSource.class);
     /** What a channel needs for its deliveries to be combined into batches ({@link BatchCombiner}). */
     private static final String COMBINING_NEEDS = "batch=true, consume-mode concurrently and batch-concurrency of 1 or more";
     /**
@@ -182,8 +181,7 @@ public class RocketMQSource {
             ignored.add("batch-linger=" + batchLinger);
         }
         if (!ignored.isEmpty()) {
-            LOG.warn("Channel " + channel + ": " + String.join(" and ", ignored) + " ignored: batches are combined only"
-                    + " with " + COMBINING_NEEDS);
+            LOG.batchSettingsIgnored(channel, String.join(" and ", ignored), COMBINING_NEEDS);
         }
     }
 
@@ -327,8 +325,7 @@ public class RocketMQSource {
             consumer.start();
             checkCredentials();
             started = true;
-            LOG.infof("RocketMQ channel %s consuming %s (%s) as group %s, %s, from %s", channel, topic,
-                    config.getTagExpression(), group, config.getConsumeMode(), config.getNameServer());
+            LOG.consuming(channel, topic, config.getTagExpression(), group, config.getConsumeMode(), config.getNameServer());
         } catch (MQClientException | IllegalStateException ex) {
             startFailure = ex;
             e.fail(ex);
@@ -407,8 +404,7 @@ public class RocketMQSource {
                 return Verdict.DONE;
             }
             case IGNORE -> {
-                LOG.warnf("Channel %s: %d message(s) %s dropped after attempt %d (failure-strategy=ignore; %s: %s)",
-                        channel, msgs.size(), keys, msgs.get(0).getReconsumeTimes() + 1, failureClass, reason);
+                LOG.dropped(channel, msgs.size(), keys, msgs.get(0).getReconsumeTimes() + 1, failureClass, reason);
                 metrics.ignored(msgs.size());
                 return Verdict.DONE;
             }
@@ -428,8 +424,7 @@ public class RocketMQSource {
             return;
         }
         halted = why;
-        LOG.errorf("Channel %s stopped (failure-strategy=fail): %s. Nothing more is consumed until a restart; "
-                + "the message(s) stay uncommitted and are delivered again then", channel, why);
+        LOG.halted(channel, why);
         consumer.suspend();
     }
 
@@ -477,8 +472,7 @@ public class RocketMQSource {
             try {
                 consumer.sendMessageBack(m, retryDelayLevel, m.getBrokerName());
             } catch (Exception e) {
-                LOG.warnf(e, "Channel %s: cannot send %s back for redelivery; redelivering the whole batch", channel,
-                        m.getMsgId());
+                LOG.sendBackFailed(e, channel, m.getMsgId());
                 metrics.retried(msgs.size());
                 return Verdict.REDELIVER;
             }
@@ -523,8 +517,7 @@ public class RocketMQSource {
             if (released.await(config.getShutdownTimeout() + RESULT_SETTLE_MILLIS + 5000, TimeUnit.MILLISECONDS)) {
                 return queuesReleased;
             }
-            LOG.warnf("Channel %s: the application no longer consumes and the source was not closed; "
-                    + "giving the message(s) back for redelivery", channel);
+            LOG.abandonedWithoutClose(channel);
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -648,8 +641,7 @@ public class RocketMQSource {
             }
             int unfinished = inFlight.get();
             if (unfinished > 0) {
-                LOG.warnf("Channel %s: %d delivery(ies) still unfinished after %d ms; they are not acknowledged "
-                        + "and will be redelivered", channel, unfinished, config.getShutdownTimeout());
+                LOG.unfinishedAtShutdown(channel, unfinished, config.getShutdownTimeout());
             } else if (!interrupted) {
                 interrupted = pause(RESULT_SETTLE_MILLIS);
             }
@@ -666,7 +658,7 @@ public class RocketMQSource {
             emitter.complete();
         }
         metrics.close();
-        LOG.infof("RocketMQ channel %s stopped", channel);
+        LOG.sourceStopped(channel);
     }
 
     /**

@@ -14,7 +14,6 @@ import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.RocketMQSendException;
 import dev.orderflow.rocketmq.RocketMQTransactionChecker;
@@ -30,7 +29,7 @@ import io.smallrye.reactive.messaging.health.HealthReport;
  */
 final class TransactionalChannel implements TransactionListener {
 
-    private static final Logger LOG = Logger.getLogger(TransactionalChannel.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(TransactionalChannel.class);
 
     private final RocketMQConnectorOutgoingConfiguration config;
     private final String channel;
@@ -95,8 +94,7 @@ final class TransactionalChannel implements TransactionListener {
             throw e;
         }
         registerWithBrokers();
-        LOG.infof("RocketMQ channel %s sending transactionally to %s as group %s via %s (check-backs: %s)", channel,
-                topic, producerGroup, config.getNameServer(), checker.getClass().getName());
+        LOG.sendingTransactionally(channel, topic, producerGroup, config.getNameServer(), checker.getClass().getName());
     }
 
     /**
@@ -117,14 +115,11 @@ final class TransactionalChannel implements TransactionListener {
             if (routed && client.sendHeartbeatToAllBrokerWithLock()) {
                 return;
             }
-            LOG.warnf("Channel %s: could not register producer group %s with the brokers of %s yet; check-backs reach "
-                    + "this instance after its first send or heartbeat", channel, producerGroup, topic);
+            LOG.producerGroupNotRegisteredYet(channel, producerGroup, topic);
         } catch (RuntimeException e) {
             // The client wraps an unreachable name server in IllegalStateException. The application must
             // still start (sends fail with RocketMQSendException until the cluster is back), so warn only.
-            LOG.warnf("Channel %s: could not register producer group %s with the brokers of %s (%s); check-backs "
-                    + "reach this instance once the name server is reachable and it has sent or heartbeated",
-                    channel, producerGroup, topic, e.getMessage());
+            LOG.producerGroupNotRegistered(channel, producerGroup, topic, e.getMessage());
         }
     }
 
@@ -193,13 +188,11 @@ final class TransactionalChannel implements TransactionListener {
         try {
             resolution = checker.check(check);
             if (resolution == null) {
-                LOG.warnf("Channel %s: checker answered null for transaction %s (keys %s); treating as UNKNOWN",
-                        channel, check.transactionId(), check.keys());
+                LOG.checkerAnsweredNull(channel, check.transactionId(), check.keys());
                 resolution = TransactionResolution.UNKNOWN;
             }
         } catch (RuntimeException e) {
-            LOG.warnf(e, "Channel %s: checker failed for transaction %s (keys %s); answering UNKNOWN, the broker "
-                    + "asks again", channel, check.transactionId(), check.keys());
+            LOG.checkerFailed(e, channel, check.transactionId(), check.keys());
             resolution = TransactionResolution.UNKNOWN;
         } finally {
             requestContext.terminate();

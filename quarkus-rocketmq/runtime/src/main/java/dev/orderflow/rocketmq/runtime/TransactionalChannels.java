@@ -18,7 +18,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
-import org.jboss.logging.Logger;
 
 import dev.orderflow.rocketmq.RocketMQConfigKeys;
 import dev.orderflow.rocketmq.RocketMQTransactionChecker;
@@ -42,7 +41,7 @@ import io.smallrye.reactive.messaging.providers.impl.ConnectorConfig;
 @ApplicationScoped
 public class TransactionalChannels {
 
-    private static final Logger LOG = Logger.getLogger(TransactionalChannels.class);
+    private static final ConnectorLog LOG = ConnectorLog.of(TransactionalChannels.class);
     private static final String CONNECTOR_SUFFIX = ".connector";
 
     @Inject
@@ -101,7 +100,7 @@ public class TransactionalChannels {
         IllegalStateException refusal = new IllegalStateException("Channel " + name + " is transactional: send "
                 + "through RocketMQTransactions.execute, not through an Emitter or @Outgoing method");
         return MultiUtils.via(multi -> multi.onItem().transformToUniAndConcatenate(message -> {
-            LOG.warnf(refusal.getMessage());
+            LOG.plainSendRefused(refusal.getMessage());
             return Uni.createFrom().completionStage(message.nack(refusal));
         }));
     }
@@ -116,7 +115,7 @@ public class TransactionalChannels {
             try {
                 c.close();
             } catch (RuntimeException e) {
-                LOG.warnf(e, "Channel %s: transactional producer did not shut down cleanly", c.channel());
+                LOG.transactionalShutdownFailed(e, c.channel());
             }
         });
         channels.clear();

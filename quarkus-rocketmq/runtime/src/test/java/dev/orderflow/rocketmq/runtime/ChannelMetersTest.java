@@ -45,6 +45,7 @@ class ChannelMetersTest {
         assertThat(meterNames(channel)).containsExactlyInAnyOrder("rocketmq.messages.sent", "rocketmq.send.failures",
                 "rocketmq.send.latency", "rocketmq.messages.consumed", "rocketmq.consume.duration",
                 "rocketmq.messages.acked", "rocketmq.messages.retried", "rocketmq.messages.dead.lettered",
+                "rocketmq.messages.ignored",
                 "rocketmq.batch.size", "rocketmq.messages.cached");
         assertThat(Metrics.globalRegistry.get("rocketmq.messages.sent").tag("channel", channel).counter().count())
                 .isEqualTo(3.0);

@@ -6,6 +6,9 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+
+import org.jboss.logmanager.ExtLogRecord;
 
 /**
  * The records of one log category, from {@link #of} until {@link #close}. Surefire runs with the
@@ -27,6 +30,15 @@ public final class LogCapture extends Handler implements AutoCloseable {
         capture.category.addHandler(capture);
         capture.category.setLevel(level);
         return capture;
+    }
+
+    /**
+     * A record's message as written: its parameters filled in (a typed message, like the
+     * connector's {@code ConnectorLog}, keeps them apart in the record).
+     */
+    public static String formatted(LogRecord logRecord) {
+        return logRecord instanceof ExtLogRecord ext ? ext.getFormattedMessage()
+                : new SimpleFormatter().formatMessage(logRecord);
     }
 
     /** The records captured so far, in the order they were written. */

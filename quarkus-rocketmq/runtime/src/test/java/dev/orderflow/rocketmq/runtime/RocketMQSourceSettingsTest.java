@@ -67,7 +67,8 @@ class RocketMQSourceSettingsTest {
 
             assertThat(log.records()).singleElement().satisfies(logRecord -> {
                 assertThat(logRecord.getLevel().intValue()).isEqualTo(Level.WARNING.intValue());
-                assertThat(logRecord.getMessage()).isEqualTo("Channel ignoring-in: " + warning + ": batches are"
+                assertThat(LogCapture.formatted(logRecord)).isEqualTo("RMQ0003: Channel ignoring-in: " + warning
+                        + ": batches are"
                         + " combined only with batch=true, consume-mode concurrently and batch-concurrency of 1 or more");
             });
         }
