@@ -228,7 +228,7 @@ public final class LocalSuite implements AutoCloseable {
             env.putAll(accounts.environment(spec.name()));
         }
         if (spec.name().equals("status-service")) {
-            // Reconciliation and the DLQ console read the other services' databases: this suite's.
+            // Reconciliation reads the other services' databases: this suite's.
             properties.putAll(readOnlyDatasources(suite, mariaDB::jdbcUrl));
             env.put("DB_READ_USER", mariaDB.user());
             env.put("DB_READ_PASSWORD", mariaDB.password());

@@ -38,8 +38,11 @@ import io.quarkus.scheduler.Scheduler;
  * Compares every order created in a window with each consumer's effect and reports what
  * disagrees: a missing effect, an effect without order, an effect applied twice, a wrong amount.
  *
- * <p>What each consumer owes an order is {@link OwedEffects}'; a consumer's create counts as
- * rejected when this service recorded its outcome as REJECTED. An effect written in the window
+ * <p>What each consumer owes an order is {@link OwedEffects}; a consumer's create counts as
+ * rejected when this service recorded its outcome as REJECTED, or as DEAD_LETTERED for an order
+ * that failed (the create was never applied, and the order's failure compensated it). An undo (a
+ * RESTORE, a reversal) is owed for what its create actually wrote: none when the create's effect is
+ * missing (that is the finding), and of the amount written. An effect written in the window
  * whose order does not exist is an effect without order. Missing effects of orders younger than the
  * settle time (or cancelled or failed more recently) are not reported: they may still be on their
  * way. Missing texts of orders created (or cancelled or failed) longer ago than sms-service's
@@ -167,6 +170,10 @@ public class Reconciler {
         Map<String, List<OutcomeRow>> deadLettered = outcomes.stream()
                 .filter(o -> "DEAD_LETTERED".equals(o.outcome()))
                 .collect(Collectors.groupingBy(o -> o.orderId() + ":" + o.consumer()));
+        Set<String> deadLetteredCreates = outcomes.stream()
+                .filter(o -> "create".equalsIgnoreCase(o.eventType()) && "DEAD_LETTERED".equals(o.outcome()))
+                .map(o -> o.orderId() + ":" + o.consumer())
+                .collect(Collectors.toSet());
         Map<Consumer, Map<String, List<Written>>> written = Map.of(
                 Consumer.INVENTORY, sources.stockMovements(ids).stream().collect(Collectors.groupingBy(
                         StockMovementRow::orderId, Collectors.mapping(
@@ -181,7 +188,9 @@ public class Reconciler {
             OrderCheck check = new OrderCheck(order, new OwedEffects.Order(order.amount(), order.status(),
                     skus.getOrDefault(order.id(), Map.of())), settledBefore, textsKeptSince, findings, deadLettered);
             for (Consumer consumer : Consumer.values()) {
-                boolean createRejected = rejected.contains(order.id() + ":" + consumer.label());
+                String key = order.id() + ":" + consumer.label();
+                boolean createRejected = rejected.contains(key)
+                        || (check.owing().failed() && deadLetteredCreates.contains(key));
                 check.compare(consumer, OwedEffects.owedBy(consumer, check.owing(), createRejected, config.pointsRate()),
                         written.get(consumer).getOrDefault(order.id(), List.of()), createRejected);
             }
@@ -208,7 +217,11 @@ public class Reconciler {
             Map<String, List<Written>> byKey = written.stream()
                     .collect(Collectors.groupingBy(Written::key, TreeMap::new, Collectors.toList()));
             Set<String> owedKinds = owed.stream().map(Effect::kind).collect(Collectors.toSet());
-            for (Effect effect : owed) {
+            for (Effect owedEffect : owed) {
+                Effect effect = asApplied(consumer, owedEffect, owed, byKey);
+                if (effect == null) {
+                    continue;
+                }
                 List<Written> found = byKey.getOrDefault(effect.key(), List.of());
                 if (found.isEmpty()) {
                     if (due(consumer, effect)) {
@@ -238,6 +251,30 @@ public class Reconciler {
                     .anyMatch(t -> OwedEffects.CONFIRMATION.equals(t.kind()) && "SENT".equals(t.status()))) {
                 add(FindingKind.EFFECT_WITHOUT_ORDER, consumer, "confirmation sent although the order failed");
             }
+        }
+
+        /**
+         * The undo of a stock movement or a credit as owed for what its create wrote: of the written
+         * amount, or none (null) when the create's effect is missing, which is reported once, there.
+         * Texts and create effects are owed as they are.
+         */
+        private static Effect asApplied(Consumer consumer, Effect effect, List<Effect> owed,
+                Map<String, List<Written>> byKey) {
+            if (consumer == Consumer.SMS || effect.answers() == OrderEventType.CREATE) {
+                return effect;
+            }
+            Effect create = owed.stream()
+                    .filter(e -> e.answers() == OrderEventType.CREATE && e.subject().equals(effect.subject()))
+                    .findFirst().orElse(null);
+            if (create == null) {
+                return effect;
+            }
+            List<Written> applied = byKey.getOrDefault(create.key(), List.of());
+            if (applied.isEmpty()) {
+                return null;
+            }
+            long amount = consumer == Consumer.INVENTORY ? applied.get(0).amount() : -applied.get(0).amount();
+            return new Effect(effect.kind(), effect.subject(), amount, effect.answers());
         }
 
         /**
@@ -277,7 +314,9 @@ public class Reconciler {
             return switch (consumer) {
                 case INVENTORY -> effect.kind() + " of " + found + " x " + effect.subject() + ", "
                         + (OwedEffects.DEDUCT.equals(effect.kind()) ? "ordered " : "deducted ") + effect.amount();
-                case POINTS, SMS -> effect.kind() + " of " + found + " points, expected " + effect.amount();
+                case POINTS, SMS -> effect.kind() + " of " + found + " points, "
+                        + (OwedEffects.ORDER_CREDIT.equals(effect.kind()) ? "expected " + effect.amount()
+                                : "credited " + -effect.amount());
             };
         }
 

@@ -99,6 +99,16 @@ final class ReconciliationFixture {
                 + " 'report', ?)", orderId, consumer, utc(at), utc(at));
     }
 
+    /** This service's record that {@code consumer}'s create of the order went to its DLQ (class business): the order FAILED. */
+    static void deadLetteredCreate(String orderId, String consumer, Instant at) {
+        update(STATUS_DB, "insert into order_message_consume_status (order_id, state, created_at, first_seen_at,"
+                + " updated_at, failure_consumer, failure_class, failure_reason) values (?, 'FAILED', ?, ?, ?, ?,"
+                + " 'business', 'unknown phone prefix')", orderId, utc(at), utc(at), utc(at), consumer);
+        update(STATUS_DB, "insert into order_consumer_outcome (order_id, consumer, event_type, outcome, failure_class,"
+                + " reason, occurred_at, source, recorded_at) values (?, ?, 'create', 'DEAD_LETTERED', 'business',"
+                + " 'unknown phone prefix', ?, 'dead-letter-queue', ?)", orderId, consumer, utc(at), utc(at));
+    }
+
     private static LocalDateTime utc(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }

@@ -63,6 +63,7 @@ class ReconciliationTest {
     private static final Instant CORRUPT = CLEAN.plus(Duration.ofDays(1));
     private static final Instant LOST = CLEAN.plus(Duration.ofDays(2));
     private static final Instant PURGED = CLEAN.minus(Duration.ofDays(30));
+    private static final Instant UNDONE = CLEAN.plus(Duration.ofDays(3));
     /** How the reports write instants. */
     private static final DateTimeFormatter REPORTED = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
@@ -140,6 +141,30 @@ class ReconciliationTest {
         for (int i = 0; i < LOST_ORDERS; i++) {
             order(id("L" + i), "2.00", "CREATED", LOST.plusSeconds(60 + i), "SKU-7", 1);
         }
+
+        Instant w = UNDONE.plusSeconds(60);
+        // U1: cancelled, its credit lost: the missing credit is the finding, not also its reversal.
+        order(id("U1"), "6.00", "CANCELLED", w, "SKU-1", 1);
+        movement(id("U1"), "SKU-1", "DEDUCT", 1, w.plusSeconds(1));
+        movement(id("U1"), "SKU-1", "RESTORE", 1, w.plusSeconds(2));
+        text(id("U1"), "CREATE", w.plusSeconds(1));
+        text(id("U1"), "CANCEL", w.plusSeconds(2));
+        // U2: cancelled, two units deducted for one ordered and both given back: one wrong amount.
+        order(id("U2"), "3.00", "CANCELLED", w, "SKU-2", 1);
+        movement(id("U2"), "SKU-2", "DEDUCT", 2, w.plusSeconds(1));
+        movement(id("U2"), "SKU-2", "RESTORE", 2, w.plusSeconds(2));
+        ledger(id("U2"), "ORDER_CREDIT", 3, w.plusSeconds(1));
+        ledger(id("U2"), "ORDER_REVERSAL", -3, w.plusSeconds(2));
+        text(id("U2"), "CREATE", w.plusSeconds(1));
+        text(id("U2"), "CANCEL", w.plusSeconds(2));
+        // U3: failed because sms dead-lettered its create: sms owes no confirmation, only the failure text.
+        order(id("U3"), "4.00", "FAILED", w, "SKU-3", 1);
+        ReconciliationFixture.deadLetteredCreate(id("U3"), "sms", w.plusSeconds(1));
+        movement(id("U3"), "SKU-3", "DEDUCT", 1, w.plusSeconds(1));
+        movement(id("U3"), "SKU-3", "RESTORE", 1, w.plusSeconds(2));
+        ledger(id("U3"), "ORDER_CREDIT", 4, w.plusSeconds(1));
+        ledger(id("U3"), "ORDER_FAILURE_REVERSAL", -4, w.plusSeconds(2));
+        text(id("U3"), "FAIL", w.plusSeconds(2));
 
         // Created longer ago than sms-service's retention: their texts may have been purged.
         Instant p = PURGED.plusSeconds(60);
@@ -288,6 +313,20 @@ class ReconciliationTest {
         assertThat(findings).extracting(f -> f.get("kind"), f -> f.get("consumer"), f -> f.get("orderId"),
                 f -> f.get("detail")).containsExactly(tuple("missing-effect", "sms", id("P2"),
                         "cancelled, but no cancellation text (sms_outbox CANCEL)"));
+    }
+
+    @Test
+    @Order(11)
+    @TestSecurity(user = "otto", roles = "operator")
+    void anUndoIsOwedForWhatItsCreateWroteAndAFailedOrdersDeadLetteredCreateOwesNothing() {
+        JsonPath report = given().post("/admin/reconciliation" + window(UNDONE)).then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(report.getInt("ordersChecked")).isEqualTo(3);
+        List<Map<String, String>> findings = report.getList("findings");
+        assertThat(findings).extracting(f -> f.get("kind"), f -> f.get("consumer"), f -> f.get("orderId"),
+                f -> f.get("detail")).containsExactlyInAnyOrder(
+                        tuple("missing-effect", "points", id("U1"), "no ORDER_CREDIT of 6 points"),
+                        tuple("wrong-amount", "inventory", id("U2"), "DEDUCT of 2 x SKU-2, ordered 1"));
     }
 
     @Test

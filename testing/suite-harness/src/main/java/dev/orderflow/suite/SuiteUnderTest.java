@@ -452,7 +452,7 @@ public final class SuiteUnderTest implements AutoCloseable {
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
                 List.copyOf(specs.values()), tokens));
         if (name.equals("status-service")) {
-            // Its reconciliation and DLQ console read the other services' databases: this run's.
+            // Its reconciliation reads the other services' databases: this run's.
             properties.putAll(LocalSuite.readOnlyDatasources(List.copyOf(specs.values()),
                     database -> "jdbc:mariadb://127.0.0.1:" + mariadbPort + "/" + database));
         }
