@@ -1,5 +1,12 @@
 package dev.orderflow.status.console;
 
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -10,7 +17,7 @@ import dev.orderflow.status.domain.ConsumerOutcome;
 import dev.orderflow.status.domain.ConsumerState;
 
 /**
- * Whether a consumer already consumed a message key, as this service knows it: the consumer's
+ * Whether a consumer already consumed message keys, as this service knows it: the consumer's
  * report of that event (DONE or REJECTED) in {@code order_consumer_outcome}. A re-drive of such a
  * key is a no-op for the consumer; the console shows it so that the operator knows. The report
  * follows the consumer's commit by its relay's delay, so a key consumed a moment ago may still read
@@ -22,26 +29,39 @@ public class ConsumedKeys {
     private static final Logger LOG = Logger.getLogger(ConsumedKeys.class);
 
     /**
-     * @return true/false, or null when it cannot be known (database down): the console shows
-     *         "unknown" rather than failing the whole listing
+     * One read for a whole listing.
+     *
+     * @return per key: true/false, or null for every key when it cannot be known (database down):
+     *         the console shows "unknown" rather than failing the whole listing. A key that is not an
+     *         order event's (a poison message) was never consumed as one.
      */
     @Transactional
-    public Boolean consumed(String consumer, String messageKey) {
-        OrderMessaging.MessageKey key = messageKey == null ? null : OrderMessaging.parseMessageKey(messageKey);
-        if (key == null) {
-            // Not an order event's key (a poison message): never consumed as one.
-            return false;
+    public Map<String, Boolean> consumed(String consumer, Collection<String> messageKeys) {
+        Map<String, OrderMessaging.MessageKey> parsed = new HashMap<>();
+        for (String key : messageKeys) {
+            OrderMessaging.MessageKey messageKey = key == null ? null : OrderMessaging.parseMessageKey(key);
+            if (messageKey != null) {
+                parsed.put(key, messageKey);
+            }
         }
-        ConsumerOutcome.Key id = new ConsumerOutcome.Key();
-        id.orderId = key.orderId();
-        id.consumer = consumer;
-        id.eventType = key.eventType().tag();
+        Map<String, Boolean> answers = new HashMap<>();
         try {
-            ConsumerOutcome outcome = ConsumerOutcome.findById(id);
-            return outcome != null && (outcome.outcome == ConsumerState.DONE || outcome.outcome == ConsumerState.REJECTED);
+            Set<String> done = parsed.isEmpty() ? Set.of() : ConsumerOutcome.<ConsumerOutcome>list(
+                    "consumer = ?1 and orderId in ?2", consumer,
+                    parsed.values().stream().map(OrderMessaging.MessageKey::orderId).distinct().toList()).stream()
+                    .filter(o -> o.outcome == ConsumerState.DONE || o.outcome == ConsumerState.REJECTED)
+                    .map(o -> o.orderId + ":" + o.eventType)
+                    .collect(Collectors.toSet());
+            for (String key : messageKeys) {
+                OrderMessaging.MessageKey messageKey = parsed.get(key);
+                answers.put(key, messageKey != null
+                        && done.contains(messageKey.orderId() + ":" + messageKey.eventType().tag()));
+            }
         } catch (RuntimeException e) {
             LOG.warnf("Cannot read the outcomes of %s: %s", consumer, e.getMessage());
-            return null;
+            messageKeys.stream().filter(Objects::nonNull).forEach(key -> answers.put(key, null));
         }
+        return answers;
     }
+
 }

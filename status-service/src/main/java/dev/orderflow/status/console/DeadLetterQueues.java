@@ -43,8 +43,11 @@ public class DeadLetterQueues {
     /** Up to {@code max} entries of the consumer's DLQ, oldest first, each with whether the consumer reported it consumed. */
     public List<DeadLetterView> messages(String consumer, int max) {
         String group = groupOf(consumer);
-        return admin.browseDeadLetters(group, max).stream()
-                .map(letter -> DeadLetterView.of(consumer, group, letter, consumedKeys.consumed(consumer, letter.key())))
+        List<DeadLetter> letters = admin.browseDeadLetters(group, max);
+        Map<String, Boolean> consumed = consumedKeys.consumed(consumer, letters.stream().map(DeadLetter::key).toList());
+        return letters.stream()
+                .map(letter -> DeadLetterView.of(consumer, group, letter,
+                        letter.key() == null ? Boolean.FALSE : consumed.get(letter.key())))
                 .toList();
     }
 

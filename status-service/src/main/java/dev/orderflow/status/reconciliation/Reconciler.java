@@ -201,7 +201,7 @@ public class Reconciler {
     private record Written(String kind, String subject, long amount, String status) {
 
         String key() {
-            return subject.isEmpty() ? kind : kind + " " + subject;
+            return Effect.keyOf(kind, subject);
         }
     }
 

@@ -89,24 +89,24 @@ final class ReconciliationFixture {
                 eventType, status, utc(at));
     }
 
-    /** This service's record that {@code consumer} rejected the order's create (as a report would leave it). */
+    /** This service's record that {@code consumer} rejected the order's create (insufficient stock): the order FAILED. */
     static void rejectedCreate(String orderId, String consumer, Instant at) {
-        update(STATUS_DB, "insert into order_message_consume_status (order_id, state, created_at, first_seen_at,"
-                + " updated_at, failure_consumer, failure_class, failure_reason) values (?, 'FAILED', ?, ?, ?, ?,"
-                + " 'business', 'insufficient stock')", orderId, utc(at), utc(at), utc(at), consumer);
-        update(STATUS_DB, "insert into order_consumer_outcome (order_id, consumer, event_type, outcome, reason,"
-                + " occurred_at, source, recorded_at) values (?, ?, 'create', 'REJECTED', 'insufficient stock', ?,"
-                + " 'report', ?)", orderId, consumer, utc(at), utc(at));
+        failedCreate(orderId, consumer, "REJECTED", "insufficient stock", "report", at);
     }
 
     /** This service's record that {@code consumer}'s create of the order went to its DLQ (class business): the order FAILED. */
     static void deadLetteredCreate(String orderId, String consumer, Instant at) {
+        failedCreate(orderId, consumer, "DEAD_LETTERED", "unknown phone prefix", "dead-letter-queue", at);
+    }
+
+    private static void failedCreate(String orderId, String consumer, String outcome, String reason, String source,
+            Instant at) {
         update(STATUS_DB, "insert into order_message_consume_status (order_id, state, created_at, first_seen_at,"
                 + " updated_at, failure_consumer, failure_class, failure_reason) values (?, 'FAILED', ?, ?, ?, ?,"
-                + " 'business', 'unknown phone prefix')", orderId, utc(at), utc(at), utc(at), consumer);
+                + " 'business', ?)", orderId, utc(at), utc(at), utc(at), consumer, reason);
         update(STATUS_DB, "insert into order_consumer_outcome (order_id, consumer, event_type, outcome, failure_class,"
-                + " reason, occurred_at, source, recorded_at) values (?, ?, 'create', 'DEAD_LETTERED', 'business',"
-                + " 'unknown phone prefix', ?, 'dead-letter-queue', ?)", orderId, consumer, utc(at), utc(at));
+                + " reason, occurred_at, source, recorded_at) values (?, ?, 'create', ?, 'business', ?, ?, ?, ?)",
+                orderId, consumer, outcome, reason, utc(at), source, utc(at));
     }
 
     private static LocalDateTime utc(Instant instant) {

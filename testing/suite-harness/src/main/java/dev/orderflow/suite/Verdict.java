@@ -192,7 +192,7 @@ public record Verdict(int ordersAccepted, int ordersInDatabase, int ordersCancel
 
     /** An effect as the report names it: kind, SKU if any, amount. */
     private static String effectKey(String kind, String subject, long amount) {
-        return (subject.isEmpty() ? kind : kind + " " + subject) + " " + amount;
+        return OwedEffects.Effect.keyOf(kind, subject) + " " + amount;
     }
 
     /**

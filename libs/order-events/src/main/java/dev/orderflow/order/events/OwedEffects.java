@@ -96,6 +96,11 @@ public final class OwedEffects {
 
         /** Identifies the effect whatever its amount: one of each is owed. */
         public String key() {
+            return keyOf(kind, subject);
+        }
+
+        /** The {@link #key()} of an effect of this kind and subject, e.g. one a consumer wrote. */
+        public static String keyOf(String kind, String subject) {
             return subject.isEmpty() ? kind : kind + " " + subject;
         }
     }

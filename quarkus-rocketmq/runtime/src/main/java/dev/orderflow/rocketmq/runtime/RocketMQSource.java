@@ -394,7 +394,6 @@ public class RocketMQSource {
     private Verdict settleForGood(List<MessageExt> msgs, RocketMQPermanentFailure permanent, Throwable cause) {
         String failureClass = permanent != null ? permanent.failureClass() : RocketMQDeadLetters.SYSTEM_CLASS;
         String reason = permanent != null ? permanent.getMessage() : String.valueOf(cause);
-        List<String> keys = msgs.stream().map(MessageExt::getKeys).toList();
         switch (failureStrategy) {
             case DEAD_LETTER_QUEUE -> {
                 if (!deadLetters.write(msgs, failureClass, reason)) {
@@ -404,15 +403,20 @@ public class RocketMQSource {
                 return Verdict.DONE;
             }
             case IGNORE -> {
-                LOG.dropped(channel, msgs.size(), keys, msgs.get(0).getReconsumeTimes() + 1, failureClass, reason);
+                LOG.dropped(channel, msgs.size(), keysOf(msgs), msgs.get(0).getReconsumeTimes() + 1, failureClass,
+                        reason);
                 metrics.ignored(msgs.size());
                 return Verdict.DONE;
             }
             default -> {
-                halt(keys + " failed for good (" + failureClass + ": " + reason + ")");
+                halt(keysOf(msgs) + " failed for good (" + failureClass + ": " + reason + ")");
                 return Verdict.RELEASE;
             }
         }
+    }
+
+    private static List<String> keysOf(List<MessageExt> msgs) {
+        return msgs.stream().map(MessageExt::getKeys).toList();
     }
 
     /**
