@@ -55,7 +55,7 @@ class TokenIssuerTest {
                 .getStringListClaimValue(TokenIssuer.ROLES_CLAIM)).containsExactly("operator", "approver");
     }
 
-    private static JwtClaims verify(String token, String publicKeyBase64) throws Exception {
+    static JwtClaims verify(String token, String publicKeyBase64) throws Exception {
         PublicKey key = KeyFactory.getInstance("RSA")
                 .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(publicKeyBase64)));
         JwtConsumer consumer = new JwtConsumerBuilder().setVerificationKey(key).setExpectedIssuer(TokenIssuer.ISSUER)
