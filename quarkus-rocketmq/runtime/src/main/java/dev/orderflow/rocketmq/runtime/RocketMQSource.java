@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,20 +16,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.impl.consumer.ProcessQueue;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import dev.orderflow.rocketmq.IncomingRocketMQBatchMetadata;
 import dev.orderflow.rocketmq.IncomingRocketMQMetadata;
-import dev.orderflow.rocketmq.RocketMQBatchFailure;
-import dev.orderflow.rocketmq.RocketMQDeadLetters;
 import dev.orderflow.rocketmq.RocketMQPermanentFailure;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
@@ -47,6 +38,10 @@ import io.smallrye.reactive.messaging.health.HealthReport;
  * transient one once {@code max-reconsume-times} is reached, is settled by the channel's
  * {@link FailureStrategy}: dead-lettered (the default), ignored, or the channel stops. The consumer
  * thread waits for the outcome, so the messages in flight are bounded by the consumer threads.
+ *
+ * <p>This class hands messages over and owns the channel's lifecycle; {@link PushConsumerSetup}
+ * builds the consumer from the channel's attributes, {@link Settlement} settles failures and
+ * {@link DeadLetterWriter} writes dead letters.
  *
  * <p>Shutdown ({@link #close()}) stops fetching, lets the messages the application holds finish
  * (bounded by {@code shutdown-timeout}) and then gives everything else back to the broker
@@ -72,10 +67,6 @@ public class RocketMQSource {
     // costs 14 % of a consumer's CPU when done per delivered message.
     private final boolean batch;
     private final long processingTimeoutMillis;
-    private final int maxReconsumeTimes;
-    private final int retryDelayLevel;
-    private final FailureStrategy failureStrategy;
-    private final boolean orderly;
     /** Combines waiting deliveries into full batches; null unless {@code batch-concurrency} asks for it. */
     private final BatchCombiner combiner;
     private final String channel;
@@ -84,6 +75,7 @@ public class RocketMQSource {
     private final ClientCredentials credentials;
     private final DefaultMQPushConsumer consumer;
     private final DeadLetterWriter deadLetters;
+    private final Settlement settlement;
     private final ChannelMetrics metrics;
     private final NameServerProbe probe;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -99,19 +91,6 @@ public class RocketMQSource {
     private volatile Throwable startFailure;
     /** Why the channel stopped under {@link FailureStrategy#FAIL}; null while it runs. */
     private volatile String halted;
-
-    /** What the listener tells the client about the messages it was given. */
-    private enum Verdict {
-        /** Acknowledged or dead-lettered: commit the offset. */
-        DONE,
-        /** Transient failure: redeliver with back-off (concurrently) or retry in place (orderly). */
-        REDELIVER,
-        /**
-         * Not processed because the source is stopping (or stopped by {@link FailureStrategy#FAIL}):
-         * leave the offset uncommitted, count no attempt.
-         */
-        RELEASE
-    }
 
     /** Completes the outcome of a message the application still holds when the source gives it back. */
     private static final class ReleasedAtShutdown extends RuntimeException {
@@ -129,13 +108,13 @@ public class RocketMQSource {
         this.config = config;
         this.batch = config.getBatch();
         this.processingTimeoutMillis = config.getProcessingTimeout();
-        this.maxReconsumeTimes = config.getMaxReconsumeTimes();
-        this.retryDelayLevel = config.getRetryDelayLevel();
-        this.failureStrategy = FailureStrategy.of(config.getFailureStrategy(), config.getChannel());
-        this.orderly = "orderly".equals(config.getConsumeMode());
+        FailureStrategy failureStrategy = FailureStrategy.of(config.getFailureStrategy(), config.getChannel());
+        boolean orderly = "orderly".equals(config.getConsumeMode());
         this.channel = config.getChannel();
-        int batchConcurrency = (int) checked("batch-concurrency", config.getBatchConcurrency(), 0, Long.MAX_VALUE, "");
-        long batchLinger = checked("batch-linger", config.getBatchLinger(), 0, Long.MAX_VALUE, "");
+        int batchConcurrency = (int) PushConsumerSetup.checked(channel, "batch-concurrency", config.getBatchConcurrency(),
+                0, Long.MAX_VALUE, "");
+        long batchLinger = PushConsumerSetup.checked(channel, "batch-linger", config.getBatchLinger(), 0, Long.MAX_VALUE,
+                "");
         boolean combining = batch && !orderly && batchConcurrency > 0;
         if (!combining) {
             warnIfIgnored(batchConcurrency, batchLinger);
@@ -147,8 +126,9 @@ public class RocketMQSource {
                 throw new IllegalArgumentException("Channel " + channel + ": batch-backlog-concurrency needs "
                         + COMBINING_NEEDS);
             }
-            backlogConcurrency = (int) checked("batch-backlog-concurrency", config.getBatchBacklogConcurrency(),
-                    batchConcurrency, Long.MAX_VALUE, " (0, or at least batch-concurrency)");
+            backlogConcurrency = (int) PushConsumerSetup.checked(channel, "batch-backlog-concurrency",
+                    config.getBatchBacklogConcurrency(), batchConcurrency, Long.MAX_VALUE,
+                    " (0, or at least batch-concurrency)");
         }
         this.combiner = combining
                 ? new BatchCombiner(config.getBatchSize(), batchConcurrency, backlogConcurrency, Duration.ofMillis(batchLinger),
@@ -159,9 +139,25 @@ public class RocketMQSource {
         this.metrics = new ChannelMetrics(channel, batch);
         this.probe = new NameServerProbe(config.getNameServer(), config.getHealthTimeout());
         this.credentials = ClientCredentials.of(config.getAccessKey(), config.getSecretKey(), "Channel " + channel);
-        this.consumer = createConsumer();
+        this.consumer = PushConsumerSetup.create(config, group, topic, credentials, new PushConsumerSetup.Deliveries() {
+            @Override
+            public Verdict consume(List<MessageExt> msgs) {
+                return RocketMQSource.this.consume(msgs);
+            }
+
+            @Override
+            public boolean awaitRelease() {
+                return RocketMQSource.this.awaitRelease();
+            }
+
+            @Override
+            public void clearInterrupt() {
+                RocketMQSource.this.clearInterrupt();
+            }
+        });
         this.deadLetters = new DeadLetterWriter(channel, group, config.getNameServer(), credentials,
                 consumer.getInstanceName());
+        this.settlement = new Settlement(config, failureStrategy, deadLetters, metrics, consumer, this::halt);
         metrics.cachedMessages(this::cachedMessages);
         this.stream = Multi.createFrom()
                 .<org.eclipse.microprofile.reactive.messaging.Message<?>> emitter(this::start, BackPressureStrategy.BUFFER);
@@ -183,111 +179,6 @@ public class RocketMQSource {
         if (!ignored.isEmpty()) {
             LOG.batchSettingsIgnored(channel, String.join(" and ", ignored), COMBINING_NEEDS);
         }
-    }
-
-    /**
-     * {@code value} of {@code attribute}, refused at start unless it lies in [min, max] (max
-     * {@link Long#MAX_VALUE}: no upper bound); {@code unit} follows the range in the message.
-     */
-    private long checked(String attribute, long value, long min, long max, String unit) {
-        if (value < min || value > max) {
-            String range = max == Long.MAX_VALUE ? min + " or more" : min + " to " + max;
-            throw new IllegalArgumentException("Channel " + channel + ": " + attribute + " must be " + range + unit
-                    + ", not " + value);
-        }
-        return value;
-    }
-
-    /**
-     * How many pulled, unconsumed messages the consumer may hold before its pulls pause: per queue,
-     * per channel (RocketMQ derives the per-queue value from it at every rebalance), or RocketMQ's
-     * default when neither is set.
-     */
-    private void limitMessagesHeld(DefaultMQPushConsumer c) {
-        Optional<Integer> perQueue = config.getPullThresholdForQueue();
-        Optional<Integer> perTopic = config.getPullThresholdForTopic();
-        if (perQueue.isPresent() && perTopic.isPresent()) {
-            // RocketMQ would silently replace the first with the second at the first rebalance.
-            throw new IllegalArgumentException("Channel " + channel
-                    + ": set pull-threshold-for-queue or pull-threshold-for-topic, not both");
-        }
-        // RocketMQ's own check of the consumer's settings allows these ranges.
-        perQueue.ifPresent(messages -> c.setPullThresholdForQueue(
-                (int) checked("pull-threshold-for-queue", messages, 1, 65535, " messages")));
-        perTopic.ifPresent(messages -> c.setPullThresholdForTopic(
-                (int) checked("pull-threshold-for-topic", messages, 1, 6553500, " messages")));
-    }
-
-    private DefaultMQPushConsumer createConsumer() {
-        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group, credentials.rpcHook());
-        c.setNamesrvAddr(config.getNameServer());
-        c.setInstanceName(config.getInstanceName()
-                .orElse(RocketMQMessages.sharedInstanceName(config.getNameServer(), credentials)));
-        int threads = config.getConsumeThreads();
-        c.setConsumeThreadMin(threads);
-        c.setConsumeThreadMax(threads);
-        c.setConsumeMessageBatchMaxSize(batch ? config.getBatchSize() : 1);
-        c.setPullBatchSize(Math.max(config.getPullBatchSize(), batch ? config.getBatchSize() : 1));
-        c.setPullInterval(checked("pull-interval", config.getPullInterval(), 0, Long.MAX_VALUE, " milliseconds"));
-        limitMessagesHeld(c);
-        c.setMaxReconsumeTimes(maxReconsumeTimes);
-        c.setSuspendCurrentQueueTimeMillis(config.getOrderlyRetryDelay());
-        c.setConsumeFromWhere(switch (config.getConsumeFrom()) {
-            case "first" -> ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET;
-            case "last" -> ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET;
-            default -> throw new IllegalArgumentException("Channel " + channel + ": consume-from must be 'first' or "
-                    + "'last', not '" + config.getConsumeFrom() + "'");
-        });
-        // close() drains before it shuts the client down; by then every consumer thread is about
-        // to return, so the client's own wait only covers stragglers.
-        c.setAwaitTerminationMillisWhenShutdown(Math.min(config.getShutdownTimeout(), 5000));
-        try {
-            c.subscribe(topic, config.getTagExpression());
-        } catch (MQClientException e) {
-            throw new IllegalArgumentException("Channel " + channel + ": cannot subscribe to " + topic + " with '"
-                    + config.getTagExpression() + "'", e);
-        }
-        switch (config.getConsumeMode()) {
-            case "concurrently" -> c.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
-                ConsumeConcurrentlyStatus status = switch (consume(msgs)) {
-                    case DONE -> ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-                    case REDELIVER -> {
-                        if (retryDelayLevel > 0) {
-                            context.setDelayLevelWhenNextConsume(retryDelayLevel);
-                        }
-                        yield ConsumeConcurrentlyStatus.RECONSUME_LATER;
-                    }
-                    // Once the process queues are dropped the client ignores this answer: no
-                    // send-back, no offset update. Only if they could not be dropped in time does
-                    // the message go to the retry topic (redelivered, one attempt spent).
-                    case RELEASE -> {
-                        awaitRelease();
-                        yield ConsumeConcurrentlyStatus.RECONSUME_LATER;
-                    }
-                };
-                clearInterrupt();
-                return status;
-            });
-            case "orderly" -> c.registerMessageListener((MessageListenerOrderly) (msgs, context) -> {
-                ConsumeOrderlyStatus status = switch (consume(msgs)) {
-                    case DONE -> ConsumeOrderlyStatus.SUCCESS;
-                    case REDELIVER -> ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
-                    // Without auto-commit the client neither commits nor counts an attempt:
-                    // SUCCESS leaves the (dropped) queue's messages uncommitted, ROLLBACK puts
-                    // them back for a later try when the queue could not be dropped.
-                    case RELEASE -> {
-                        boolean dropped = awaitRelease();
-                        context.setAutoCommit(false);
-                        yield dropped ? ConsumeOrderlyStatus.SUCCESS : ConsumeOrderlyStatus.ROLLBACK;
-                    }
-                };
-                clearInterrupt();
-                return status;
-            });
-            default -> throw new IllegalArgumentException("Channel " + channel + ": consume-mode must be "
-                    + "'concurrently' or 'orderly', not '" + config.getConsumeMode() + "'");
-        }
-        return c;
     }
 
     /** The messages of this channel; subscribing starts the consumer. */
@@ -363,60 +254,10 @@ public class RocketMQSource {
             if (failure instanceof ReleasedAtShutdown) {
                 return Verdict.RELEASE;
             }
-            if (batch && failure instanceof RocketMQBatchFailure partial) {
-                return settleElements(msgs, partial);
-            }
-            RocketMQPermanentFailure permanent = RocketMQPermanentFailure.find(failure);
-            boolean exhausted = msgs.stream().anyMatch(m -> m.getReconsumeTimes() >= maxReconsumeTimes);
-            if (permanent != null || exhausted) {
-                Verdict settled = settleForGood(msgs, permanent, failure);
-                if (settled != Verdict.REDELIVER) {
-                    return settled;
-                }
-            }
-            metrics.retried(msgs.size());
-            LOG.debugf(failure, "Channel %s: redelivering %d message(s) (attempt %d)", channel, msgs.size(),
-                    msgs.get(0).getReconsumeTimes() + 1);
-            return Verdict.REDELIVER;
+            return settlement.afterFailure(msgs, failure);
         } finally {
             inFlight.decrementAndGet();
         }
-    }
-
-    /**
-     * Settles messages that failed for good (a permanent failure, or the last attempt) by the
-     * channel's {@link FailureStrategy}.
-     *
-     * @param permanent the permanent failure, or null when the last attempt failed with {@code cause}
-     * @return DONE when dead-lettered or ignored; REDELIVER when the DLQ write failed; RELEASE when
-     *         the channel stopped
-     */
-    private Verdict settleForGood(List<MessageExt> msgs, RocketMQPermanentFailure permanent, Throwable cause) {
-        String failureClass = permanent != null ? permanent.failureClass() : RocketMQDeadLetters.SYSTEM_CLASS;
-        String reason = permanent != null ? permanent.getMessage() : String.valueOf(cause);
-        switch (failureStrategy) {
-            case DEAD_LETTER_QUEUE -> {
-                if (!deadLetters.write(msgs, failureClass, reason)) {
-                    return Verdict.REDELIVER;
-                }
-                metrics.deadLettered(msgs.size());
-                return Verdict.DONE;
-            }
-            case IGNORE -> {
-                LOG.dropped(channel, msgs.size(), keysOf(msgs), msgs.get(0).getReconsumeTimes() + 1, failureClass,
-                        reason);
-                metrics.ignored(msgs.size());
-                return Verdict.DONE;
-            }
-            default -> {
-                halt(keysOf(msgs) + " failed for good (" + failureClass + ": " + reason + ")");
-                return Verdict.RELEASE;
-            }
-        }
-    }
-
-    private static List<String> keysOf(List<MessageExt> msgs) {
-        return msgs.stream().map(MessageExt::getKeys).toList();
     }
 
     /**
@@ -430,62 +271,6 @@ public class RocketMQSource {
         halted = why;
         LOG.halted(channel, why);
         consumer.suspend();
-    }
-
-    /**
-     * Settles the failed elements of a batch one by one ({@link RocketMQBatchFailure}): permanent
-     * or exhausted ones by the {@link FailureStrategy}, the other ones sent back for redelivery; the
-     * rest is done.
-     *
-     * @return DONE when every failed element was settled; REDELIVER (the whole batch) when one
-     *         could not be, or in orderly mode when an element must be retried; RELEASE when the
-     *         channel stopped
-     */
-    private Verdict settleElements(List<MessageExt> msgs, RocketMQBatchFailure partial) {
-        List<MessageExt> redeliver = new ArrayList<>();
-        List<Integer> forGood = new ArrayList<>();
-        for (Map.Entry<Integer, Throwable> failed : partial.failures().entrySet()) {
-            int index = failed.getKey();
-            if (index < 0 || index >= msgs.size()) {
-                throw new IllegalArgumentException("Channel " + channel + ": batch failure names element " + index
-                        + " of a batch of " + msgs.size());
-            }
-            MessageExt m = msgs.get(index);
-            if (RocketMQPermanentFailure.find(failed.getValue()) != null || m.getReconsumeTimes() >= maxReconsumeTimes) {
-                forGood.add(index);
-            } else {
-                redeliver.add(m);
-            }
-        }
-        if (orderly && !redeliver.isEmpty()) {
-            // An orderly queue cannot skip ahead: the whole batch is retried in place.
-            metrics.retried(msgs.size());
-            return Verdict.REDELIVER;
-        }
-        for (int index : forGood) {
-            Throwable cause = partial.failures().get(index);
-            Verdict settled = settleForGood(List.of(msgs.get(index)), RocketMQPermanentFailure.find(cause), cause);
-            if (settled == Verdict.REDELIVER) {
-                metrics.retried(msgs.size());
-            }
-            if (settled != Verdict.DONE) {
-                return settled;
-            }
-        }
-        for (MessageExt m : redeliver) {
-            try {
-                consumer.sendMessageBack(m, retryDelayLevel, m.getBrokerName());
-            } catch (Exception e) {
-                LOG.sendBackFailed(e, channel, m.getMsgId());
-                metrics.retried(msgs.size());
-                return Verdict.REDELIVER;
-            }
-        }
-        metrics.retried(redeliver.size());
-        metrics.acked(msgs.size() - forGood.size() - redeliver.size());
-        LOG.debugf("Channel %s: batch of %d settled element by element: %d failed for good (%s), %d sent back",
-                channel, msgs.size(), forGood.size(), failureStrategy, redeliver.size());
-        return Verdict.DONE;
     }
 
     /**
