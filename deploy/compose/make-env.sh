@@ -6,7 +6,9 @@
 # by hand (deploy/README.md "Compose").
 #
 # The settings that are choices, not secrets, it leaves to you: OIDC_TOKEN_ISSUER with
-# OIDC_ISSUER_URL or OIDC_PUBLIC_KEY, SMS_GATEWAY_KIND (and SMS_GATEWAY_URL).
+# OIDC_ISSUER_URL or OIDC_PUBLIC_KEY, SMS_GATEWAY_KIND (and SMS_GATEWAY_URL). OIDC_STATUS_CLIENT_SECRET
+# is the secret to register at the issuer for status-service's client (OIDC_STATUS_CLIENT_ID,
+# default status-service), whose tokens must carry the service role.
 #
 #   deploy/compose/make-env.sh [<file>]      # default: .env beside this script
 set -euo pipefail
@@ -17,7 +19,7 @@ touch "$env_file"
 added=""
 for variable in ORDERFLOW_DB_PASSWORD MARIADB_ROOT_PASSWORD ROCKETMQ_ADMIN_SECRET_KEY \
     ROCKETMQ_SECRET_KEY_ORDER_SERVICE ROCKETMQ_SECRET_KEY_INVENTORY_SERVICE ROCKETMQ_SECRET_KEY_SMS_SERVICE \
-    ROCKETMQ_SECRET_KEY_POINTS_SERVICE ROCKETMQ_SECRET_KEY_STATUS_SERVICE; do
+    ROCKETMQ_SECRET_KEY_POINTS_SERVICE ROCKETMQ_SECRET_KEY_STATUS_SERVICE OIDC_STATUS_CLIENT_SECRET; do
   if ! grep -q "^${variable}=" "$env_file"; then
     echo "${variable}=$(openssl rand -hex 24)" >> "$env_file"
     added="$added $variable"

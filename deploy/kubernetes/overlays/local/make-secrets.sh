@@ -5,6 +5,9 @@
 #   rocketmq-broker-auth.env   the brokers' super user and inner credentials: admin-secret-key,
 #                              inner-secret-key
 #   rocketmq-accounts.env      one secret key per service account (order-service, ...)
+#   status-service-oidc-client.env  status-service's client at the token issuer: auth-server-url
+#                              (empty: fill in the issuer's URL), client-id, client-secret (register
+#                              the client there with it; its tokens must carry the service role)
 #   ca.crt, ca.key             a local certificate authority; clients trust ca.crt
 #   tls.crt, tls.key           the services' certificate, signed by it, for their names in the
 #                              cluster (<service>, <service>.orderflow.svc, ...) and localhost
@@ -35,6 +38,11 @@ fi
 if [ ! -e rocketmq-accounts.env ]; then
   for service in $services; do printf '%s=%s\n' "$service" "$(random)"; done > rocketmq-accounts.env
   made="$made rocketmq-accounts.env"
+fi
+
+if [ ! -e status-service-oidc-client.env ]; then
+  printf 'auth-server-url=\nclient-id=status-service\nclient-secret=%s\n' "$(random)" > status-service-oidc-client.env
+  made="$made status-service-oidc-client.env"
 fi
 
 if [ ! -e ca.crt ] || [ ! -e ca.key ]; then

@@ -5,7 +5,10 @@ import org.junit.jupiter.api.Test;
 import dev.orderflow.rest.fuzz.AccessMatrix;
 import io.quarkus.test.junit.QuarkusTest;
 
-/** Who may call the stock API, with real tokens: anyone authenticated reads, only an inventory manager sets. */
+/**
+ * Who may call the API, with real tokens: anyone authenticated reads stock, only an inventory manager
+ * sets it; services and staff read the effect ledger, customers and inventory managers may not.
+ */
 @QuarkusTest
 class StockApiAccessTest {
 
@@ -20,6 +23,9 @@ class StockApiAccessTest {
                 .expect("GET", "/stock/{sku}", who -> "/stock/" + sku, null, "401 401 200 200 200 200 200 200 200")
                 .expect("PUT", "/stock/{sku}", who -> "/stock/" + sku, "{\"available\":7}",
                         "401 401 403 403 200 403 403 403 403")
+                .expect("POST", "/ledger/effects", "[\"O-ACCESS\"]", "401 401 403 403 403 200 200 200 200")
+                .expect("GET", "/ledger/effects/order-ids?from=2002-01-01T00:00:00Z&to=2002-01-02T00:00:00Z&limit=10",
+                        null, "401 401 403 403 403 200 200 200 200")
                 .verify();
     }
 }

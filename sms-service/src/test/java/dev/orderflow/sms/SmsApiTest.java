@@ -134,7 +134,11 @@ class SmsApiTest {
         // Statuses in AccessMatrix.Who order: none, forged, owner, other customer, inventory-manager, viewer,
         // operator, approver, service.
         AccessMatrix matrix = new AccessMatrix(owner)
-                .expect("GET", "/sms?orderId=" + orderId, null, "401 401 200 200 403 200 200 200 200");
+                .expect("GET", "/sms?orderId=" + orderId, null, "401 401 200 200 403 200 200 200 200")
+                // The effect ledger: staff and services only.
+                .expect("POST", "/ledger/effects", "[\"" + orderId + "\"]", "401 401 403 403 403 200 200 200 200")
+                .expect("GET", "/ledger/effects/order-ids?from=2002-01-01T00:00:00Z&to=2002-01-02T00:00:00Z&limit=10",
+                        null, "401 401 403 403 403 200 200 200 200");
         matrix.verify();
 
         ApiCallers.asCustomer(owner).queryParam("orderId", orderId).get("/sms").then().statusCode(200)

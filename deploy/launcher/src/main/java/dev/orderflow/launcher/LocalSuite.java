@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -25,6 +24,7 @@ import dev.orderflow.order.events.ConsumerReports;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.order.events.OrderOutcome;
 import dev.orderflow.rocketmq.embedded.EmbeddedRocketMQ;
+import dev.orderflow.tokens.TokenEndpoint;
 import dev.orderflow.tokens.TokenIssuer;
 
 /**
@@ -81,6 +81,10 @@ public final class LocalSuite implements AutoCloseable {
     public static final String QUIET_ROCKETMQ_LOGBACK = "rmq-launcher.logback.xml";
 
     /** Held so that its level setting is not lost to garbage collection. */
+    /** The OIDC client id status-service's service tokens are issued to. */
+    public static final String STATUS_CLIENT_ID = "status-service";
+    /** The environment variable that hands status-service its client secret (not the command line, which every local user sees). */
+    public static final String CLIENT_SECRET_VARIABLE = "QUARKUS_OIDC_CLIENT_CREDENTIALS_SECRET";
     private static final Logger EMBEDDED_ROCKETMQ_LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
 
     private final Settings settings;
@@ -91,6 +95,7 @@ public final class LocalSuite implements AutoCloseable {
     private LocalMariaDB mariaDB;
     private EmbeddedRocketMQ rocketMQ;
     private TokenIssuer tokens;
+    private TokenEndpoint tokenEndpoint;
     private BrokerAccounts accounts;
     private volatile boolean stopping;
 
@@ -151,6 +156,8 @@ public final class LocalSuite implements AutoCloseable {
     public void start() {
         prepareRunDir();
         tokens = TokenIssuer.inDirectory(settings.runDir().resolve(KEYS_DIR));
+        // status-service's service tokens (reconciliation calls the other services): a fresh client secret per start.
+        tokenEndpoint = TokenEndpoint.start(tokens, 0, STATUS_CLIENT_ID, TokenEndpoint.newSecret());
         accounts = BrokerAccounts.inDirectory(settings.runDir().resolve(KEYS_DIR));
         List<ServiceSpec> built = new ArrayList<>();
         for (ServiceSpec spec : suite) {
@@ -228,10 +235,9 @@ public final class LocalSuite implements AutoCloseable {
             env.putAll(accounts.environment(spec.name()));
         }
         if (spec.name().equals("status-service")) {
-            // Reconciliation reads the other services' databases: this suite's.
-            properties.putAll(readOnlyDatasources(suite, mariaDB::jdbcUrl));
-            env.put("DB_READ_USER", mariaDB.user());
-            env.put("DB_READ_PASSWORD", mariaDB.password());
+            // Reconciliation calls the other services' ledger APIs, with tokens from this suite's endpoint.
+            properties.putAll(ledgerClients(suite, tokenEndpoint));
+            env.put(CLIENT_SECRET_VARIABLE, tokenEndpoint.clientSecret());
         }
         return ServiceProcess.start(spec.name(),
                 ServiceProcess.javaCommand(spec.jvmOptions(settings.serviceJvmOptions()), properties,
@@ -272,20 +278,24 @@ public final class LocalSuite implements AutoCloseable {
     }
 
     /**
-     * status-service's read-only named datasources ({@code order-db}, {@code inventory-db},
-     * {@code points-db}, {@code sms-db}, declared in its application.properties) pointed at the
-     * databases of the services in {@code suite} (e2e runs use {@code orderflow_e2e_*} names).
+     * status-service's ledger clients: the base URL of each other service in {@code suite}, and its
+     * OIDC client on {@code tokenEndpoint} (the client secret goes in the environment,
+     * {@link #CLIENT_SECRET_VARIABLE}).
      */
-    public static Map<String, String> readOnlyDatasources(List<ServiceSpec> suite, Function<String, String> jdbcUrl) {
-        Map<String, String> datasourceOf = Map.of("order-service", "order-db", "inventory-service", "inventory-db",
-                "points-service", "points-db", "sms-service", "sms-db");
+    public static Map<String, String> ledgerClients(List<ServiceSpec> suite, TokenEndpoint tokenEndpoint) {
+        Map<String, String> clientOf = Map.of("order-service", "order-ledger", "inventory-service", "inventory-ledger",
+                "points-service", "points-ledger", "sms-service", "sms-ledger");
         Map<String, String> properties = new TreeMap<>();
         for (ServiceSpec service : suite) {
-            String datasource = datasourceOf.get(service.name());
-            if (datasource != null) {
-                properties.put("quarkus.datasource.\"" + datasource + "\".jdbc.url", jdbcUrl.apply(service.database()));
+            String client = clientOf.get(service.name());
+            if (client != null) {
+                properties.put("quarkus.rest-client." + client + ".url", service.url());
             }
         }
+        properties.put("quarkus.oidc-client.auth-server-url", tokenEndpoint.baseUrl());
+        properties.put("quarkus.oidc-client.discovery-enabled", "false");
+        properties.put("quarkus.oidc-client.token-path", TokenEndpoint.PATH);
+        properties.put("quarkus.oidc-client.client-id", STATUS_CLIENT_ID);
         return properties;
     }
 
@@ -420,6 +430,9 @@ public final class LocalSuite implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             out.println("  stopping services failed: " + e);
+        }
+        if (tokenEndpoint != null) {
+            tokenEndpoint.close();
         }
         if (rocketMQ != null) {
             out.println("  stopping RocketMQ (its services wait out their intervals, ~15 s)");

@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.orderflow.tokens.TokenEndpoint;
+import dev.orderflow.tokens.TokenIssuer;
+
 /**
  * The launcher end to end with real parts: the real RocketMQ in this JVM, MariaDB (the local
  * server when it answers, else embedded), one built "service" (a {@link FakeService} packaged
@@ -99,16 +102,21 @@ class LocalSuiteTest {
     }
 
     @Test
-    void statusServiceReadsTheDatabasesOfTheSuitesServices() {
-        List<ServiceSpec> suite = ServiceSpec.SUITE.stream()
-                .map(spec -> spec.withDatabasePrefix("orderflow_e2e_")).toList();
-
-        assertThat(LocalSuite.readOnlyDatasources(suite, database -> "jdbc:mariadb://db:3306/" + database))
-                .containsExactly(
-                        Map.entry("quarkus.datasource.\"inventory-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_inventory"),
-                        Map.entry("quarkus.datasource.\"order-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_order"),
-                        Map.entry("quarkus.datasource.\"points-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_points"),
-                        Map.entry("quarkus.datasource.\"sms-db\".jdbc.url", "jdbc:mariadb://db:3306/orderflow_e2e_sms"));
+    void statusServiceCallsTheLedgersOfTheSuitesServicesWithTokensFromTheSuitesEndpoint() {
+        List<ServiceSpec> suite = ServiceSpec.SUITE.stream().map(spec -> spec.withPorts(spec.port() + 100,
+                spec.managementPort() + 100)).toList();
+        try (TokenEndpoint endpoint = TokenEndpoint.start(TokenIssuer.forTests(), 0, LocalSuite.STATUS_CLIENT_ID,
+                TokenEndpoint.newSecret())) {
+            assertThat(LocalSuite.ledgerClients(suite, endpoint)).containsExactly(
+                    Map.entry("quarkus.oidc-client.auth-server-url", endpoint.baseUrl()),
+                    Map.entry("quarkus.oidc-client.client-id", "status-service"),
+                    Map.entry("quarkus.oidc-client.discovery-enabled", "false"),
+                    Map.entry("quarkus.oidc-client.token-path", "/token"),
+                    Map.entry("quarkus.rest-client.inventory-ledger.url", "http://localhost:8181"),
+                    Map.entry("quarkus.rest-client.order-ledger.url", "http://localhost:8180"),
+                    Map.entry("quarkus.rest-client.points-ledger.url", "http://localhost:8183"),
+                    Map.entry("quarkus.rest-client.sms-ledger.url", "http://localhost:8182"));
+        }
     }
 
     @Test

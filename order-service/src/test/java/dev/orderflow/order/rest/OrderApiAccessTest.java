@@ -51,6 +51,10 @@ class OrderApiAccessTest {
                 // A fresh order per caller: a cancel changes it.
                 .expect("POST", "/orders/{orderId}/cancel", who -> "/orders/" + orderOf(owner) + "/cancel", null,
                         "401 401 200 404 403 403 403 403 200")
+                // The ledger spans every customer's orders: services and staff only.
+                .expect("GET", "/ledger/orders?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z&limit=10", null,
+                        "401 401 403 403 403 200 200 200 200")
+                .expect("POST", "/ledger/orders/existing", "[\"" + order + "\"]", "401 401 403 403 403 200 200 200 200")
                 .verify();
     }
 

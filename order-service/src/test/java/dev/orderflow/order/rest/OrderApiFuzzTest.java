@@ -12,6 +12,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -23,6 +25,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.orderflow.consumer.testing.TopicProbe;
+import dev.orderflow.ledger.LedgerLimits;
 import dev.orderflow.order.OrderDatabase;
 import dev.orderflow.order.events.OrderMessaging;
 import dev.orderflow.rest.fuzz.ApiCallers;
@@ -47,10 +50,13 @@ import io.restassured.RestAssured;
 class OrderApiFuzzTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final RawRequest.Header JSON_CONTENT = RawRequest.Header.of("Content-Type", "application/json");
     private static final String VALID_ORDER = "{\"customerId\":\"FUZZ-C\",\"phone\":\"+819012345678\","
             + "\"items\":[{\"sku\":\"FUZZ-SKU\",\"quantity\":2,\"unitPrice\":\"12.50\"}]}";
     private static final FuzzCorpus.JsonBodySpec ORDER_BODY = new FuzzCorpus.JsonBodySpec(VALID_ORDER,
             Set.of("customerId", "items[0].sku"), true, 65_536, 1_048_576);
+    private static final String LEDGER_WINDOW = "from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z";
+    private static final String VALID_IDS = "[\"NO-SUCH-ORDER\"]";
 
     @Test
     void hostileInputsAreRejectedWithProblemsAndNothingIsWrittenOrSent() throws Exception {
@@ -78,6 +84,19 @@ class OrderApiFuzzTest {
                 FuzzCorpus.badIntegers(1, 100), PROBLEM));
         cases.addAll(corpus.queryParameter("GET /orders", "/orders", "", "customerId",
                 List.of("", " ", "\t", "x".repeat(65), "x".repeat(3_000)), PROBLEM));
+        cases.addAll(corpus.queryParameter("GET /ledger/orders", "/ledger/orders", LEDGER_WINDOW, "limit",
+                FuzzCorpus.badIntegers(1, LedgerLimits.MAX_PAGE), PROBLEM));
+        cases.addAll(corpus.queryParameter("GET /ledger/orders", "/ledger/orders", "to=2026-01-02T00:00:00Z&limit=10",
+                "from", badInstants(), PROBLEM));
+        cases.addAll(corpus.queryParameter("GET /ledger/orders", "/ledger/orders", "from=2026-01-01T00:00:00Z&limit=10",
+                "to", badInstants(), PROBLEM));
+        cases.addAll(corpus.queryParameter("GET /ledger/orders", "/ledger/orders", LEDGER_WINDOW + "&limit=10", "after",
+                badCursors(), PROBLEM));
+        cases.addAll(corpus.wrongMethods("GET /ledger/orders", "/ledger/orders?" + LEDGER_WINDOW + "&limit=10",
+                Set.of("GET")));
+        cases.addAll(badOrderIdBodies());
+        cases.addAll(corpus.contentTypes("POST /ledger/orders/existing", "POST", "/ledger/orders/existing", VALID_IDS));
+        cases.addAll(corpus.wrongMethods("POST /ledger/orders/existing", "/ledger/orders/existing", Set.of("POST")));
 
         String before = createOrder("FUZZ-BEFORE-" + UUID.randomUUID());
         await().atMost(Duration.ofSeconds(30)).until(() -> !TopicProbe.of(OrderMessaging.TOPIC).withKey(before + ":create").isEmpty());
@@ -98,6 +117,8 @@ class OrderApiFuzzTest {
         newKeys.removeAll(keys);
         assertThat(newKeys).containsExactly(after + ":create");
         assertThat(run.tallies().get("POST /orders").inputs()).isGreaterThanOrEqualTo(1_000);
+        assertThat(run.tallies().get("GET /ledger/orders").inputs()).isGreaterThanOrEqualTo(150);
+        assertThat(run.tallies().get("POST /ledger/orders/existing").inputs()).isGreaterThanOrEqualTo(50);
         assertThat(run.inputs()).isEqualTo(cases.size());
         assertStillUp();
     }
@@ -115,6 +136,10 @@ class OrderApiFuzzTest {
         hostile.addAll(HostileValues.UNICODE);
         cases.addAll(corpus.queryParameter("GET /orders (free text)", "/orders", "", "customerId", hostile,
                 MAY_ACCEPT));
+        for (int i = 0; i < hostile.size(); i++) {
+            cases.add(new FuzzCase("POST /ledger/orders/existing (free text)", "hostile id #" + i, RawRequest.of("POST",
+                    "/ledger/orders/existing", List.of(JSON_CONTENT), json(List.of(hostile.get(i)))), MAY_ACCEPT, null));
+        }
 
         FuzzRun run = new FuzzRun(new RawHttp(RestAssured.port, Duration.ofSeconds(10)).withAuthorization(ApiCallers.serviceAuthorization()))
                 .send(cases, OrderApiFuzzTest::storedAsSent);
@@ -161,6 +186,10 @@ class OrderApiFuzzTest {
     private static List<String> storedAsSent(FuzzCase fuzzCase, RawResponse response) {
         try {
             JsonNode answer = JSON.readTree(response.body());
+            if (fuzzCase.endpoint().startsWith("POST /ledger")) {
+                // No such order: an injected id never matches one.
+                return answer.isArray() && answer.isEmpty() ? List.of() : List.of("ids that exist: " + answer);
+            }
             if (fuzzCase.endpoint().startsWith("GET")) {
                 // Exact match only: an injected customerId never widens the listing.
                 String target = fuzzCase.request().target();
@@ -205,6 +234,65 @@ class OrderApiFuzzTest {
         }
         values.add(new byte[] {(byte) 0xFF, (byte) 0xFE});
         return values;
+    }
+
+    /** Text that is no ISO-8601 instant (blank too: from and to are required). */
+    private static List<String> badInstants() {
+        return FuzzCorpus.concat(HostileValues.SQL_AND_SCRIPT, HostileValues.UNICODE, List.of("", " ", "2026-01-01",
+                "2026-01-01T00:00:00", "2026-01-01 00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T25:00:00Z",
+                "2026-01-01T00:00:00ZZ", "1767225600", "now", "null", "x".repeat(3_000)));
+    }
+
+    /** Cursors no page gave (not blank: a blank after is the first page). */
+    private static List<String> badCursors() {
+        Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+        List<String> values = new ArrayList<>(FuzzCorpus.concat(HostileValues.SQL_AND_SCRIPT, HostileValues.UNICODE,
+                List.of("!", "====", "x".repeat(300), "2026-01-01T00:00:00Z|ID")));
+        for (String text : List.of("2026-01-01T00:00:00Z", "|ID", "yesterday|ID", "2026-01-01T00:00:00Z|",
+                "2026-01-01T00:00:00Z|" + "x".repeat(65), "2026-01-01T00:00:00Z|a\u0000b")) {
+            values.add(base64.encodeToString(text.getBytes(StandardCharsets.UTF_8)));
+        }
+        values.add(base64.encodeToString(new byte[] {(byte) 0xFF, (byte) 0xFE, '|', 'I', 'D'}));
+        values.removeIf(String::isBlank);
+        return values;
+    }
+
+    /** Bodies of POST /ledger/orders/existing that are no JSON array of 1 to 1,000 ids. */
+    private static List<FuzzCase> badOrderIdBodies() {
+        List<String> bodies = new ArrayList<>(List.of("", "null", "{}", "\"ID\"", "7", "true",
+                "{\"orderIds\":[\"ID\"]}", "[]", "[null]", "[\"\"]", "[\" \"]", "[\"ID\", null]", "[7]", "[true]",
+                "[1.5]", "[1e400]", "[[]]", "[{}]", "[[\"ID\"]]", "[\"ID\", 7]", "[", "]", "[\"ID\",]", "[\"ID\"",
+                "[\"ID\"] x", "[\"ID\"][]", "[\"ID\"] // c", "['ID']", "[\"ID\" \"ID\"]", "[\"a\\u0000b\"]",
+                "[\"\\u001b[31m\"]", "[\"x\\ud800\"]", "[\"\\udc00y\"]", "[\"" + "x".repeat(70_000) + "\"]"));
+        bodies.add(json(Collections.nCopies(LedgerLimits.MAX_IDS + 1, "ID")));
+        List<FuzzCase> cases = new ArrayList<>();
+        for (String body : bodies) {
+            cases.add(new FuzzCase("POST /ledger/orders/existing", "body " + abbreviate(body),
+                    RawRequest.of("POST", "/ledger/orders/existing", List.of(JSON_CONTENT), body), PROBLEM, null));
+        }
+        for (byte[] invalid : HostileValues.INVALID_UTF8) {
+            byte[] body = new byte[invalid.length + 4];
+            body[0] = '[';
+            body[1] = '"';
+            System.arraycopy(invalid, 0, body, 2, invalid.length);
+            body[body.length - 2] = '"';
+            body[body.length - 1] = ']';
+            cases.add(new FuzzCase("POST /ledger/orders/existing", "invalid UTF-8",
+                    new RawRequest("POST", "/ledger/orders/existing", List.of(JSON_CONTENT), body, true), PROBLEM, null));
+        }
+        return cases;
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
     }
 
     private static String createOrder(String customerId) {

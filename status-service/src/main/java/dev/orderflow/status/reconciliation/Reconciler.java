@@ -2,6 +2,7 @@ package dev.orderflow.status.reconciliation;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,6 +19,7 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import dev.orderflow.ledger.RecordedEffect;
 import dev.orderflow.order.events.OrderEventType;
 import dev.orderflow.order.events.OwedEffects;
 import dev.orderflow.order.events.OwedEffects.Consumer;
@@ -25,9 +27,6 @@ import dev.orderflow.order.events.OwedEffects.Effect;
 import dev.orderflow.status.config.PeriodicJobs;
 import dev.orderflow.status.reconciliation.ReconciliationSources.OrderRow;
 import dev.orderflow.status.reconciliation.ReconciliationSources.OutcomeRow;
-import dev.orderflow.status.reconciliation.ReconciliationSources.PointsLedgerRow;
-import dev.orderflow.status.reconciliation.ReconciliationSources.SmsRow;
-import dev.orderflow.status.reconciliation.ReconciliationSources.StockMovementRow;
 import dev.orderflow.status.service.SettableGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -158,10 +157,6 @@ public class Reconciler {
     private void checkOrders(List<OrderRow> orders, Instant settledBefore, Instant textsKeptSince,
             FindingTally findings) {
         List<String> ids = orders.stream().map(OrderRow::id).toList();
-        Map<String, Map<String, Long>> skus = sources.orderedSkus(ids).stream()
-                .collect(Collectors.groupingBy(ReconciliationSources.OrderedSku::orderId,
-                        Collectors.toMap(ReconciliationSources.OrderedSku::sku,
-                                ReconciliationSources.OrderedSku::quantity)));
         List<OutcomeRow> outcomes = sources.outcomes(ids);
         Set<String> rejected = outcomes.stream()
                 .filter(o -> "create".equalsIgnoreCase(o.eventType()) && "REJECTED".equals(o.outcome()))
@@ -174,19 +169,14 @@ public class Reconciler {
                 .filter(o -> "create".equalsIgnoreCase(o.eventType()) && "DEAD_LETTERED".equals(o.outcome()))
                 .map(o -> o.orderId() + ":" + o.consumer())
                 .collect(Collectors.toSet());
-        Map<Consumer, Map<String, List<Written>>> written = Map.of(
-                Consumer.INVENTORY, sources.stockMovements(ids).stream().collect(Collectors.groupingBy(
-                        StockMovementRow::orderId, Collectors.mapping(
-                                m -> new Written(m.kind(), m.sku(), m.quantity(), null), Collectors.toList()))),
-                Consumer.POINTS, sources.pointsLedger(ids).stream().collect(Collectors.groupingBy(
-                        PointsLedgerRow::orderId, Collectors.mapping(
-                                e -> new Written(e.reason(), "", e.points(), null), Collectors.toList()))),
-                Consumer.SMS, sources.smsOutbox(ids).stream().collect(Collectors.groupingBy(SmsRow::orderId,
-                        Collectors.mapping(t -> new Written(t.eventType().toUpperCase(Locale.ROOT), "", 1, t.status()),
-                                Collectors.toList()))));
+        Map<Consumer, Map<String, List<RecordedEffect>>> written = new EnumMap<>(Consumer.class);
+        for (Consumer consumer : Consumer.values()) {
+            written.put(consumer, sources.effects(consumer, ids).stream()
+                    .collect(Collectors.groupingBy(RecordedEffect::orderId)));
+        }
         for (OrderRow order : orders) {
             OrderCheck check = new OrderCheck(order, new OwedEffects.Order(order.amount(), order.status(),
-                    skus.getOrDefault(order.id(), Map.of())), settledBefore, textsKeptSince, findings, deadLettered);
+                    order.skus()), settledBefore, textsKeptSince, findings, deadLettered);
             for (Consumer consumer : Consumer.values()) {
                 String key = order.id() + ":" + consumer.label();
                 boolean createRejected = rejected.contains(key)
@@ -194,14 +184,6 @@ public class Reconciler {
                 check.compare(consumer, OwedEffects.owedBy(consumer, check.owing(), createRejected, config.pointsRate()),
                         written.get(consumer).getOrDefault(order.id(), List.of()), createRejected);
             }
-        }
-    }
-
-    /** An effect a consumer wrote: as {@link Effect}, with a text's status. */
-    private record Written(String kind, String subject, long amount, String status) {
-
-        String key() {
-            return Effect.keyOf(kind, subject);
         }
     }
 
@@ -213,16 +195,16 @@ public class Reconciler {
          * What {@code consumer} wrote against what it owes: an owed effect missing (once due), written
          * more than once or with another amount; an effect owed by nobody.
          */
-        void compare(Consumer consumer, List<Effect> owed, List<Written> written, boolean createRejected) {
-            Map<String, List<Written>> byKey = written.stream()
-                    .collect(Collectors.groupingBy(Written::key, TreeMap::new, Collectors.toList()));
+        void compare(Consumer consumer, List<Effect> owed, List<RecordedEffect> written, boolean createRejected) {
+            Map<String, List<RecordedEffect>> byKey = written.stream()
+                    .collect(Collectors.groupingBy(e -> Effect.keyOf(e.kind(), e.subject()), TreeMap::new, Collectors.toList()));
             Set<String> owedKinds = owed.stream().map(Effect::kind).collect(Collectors.toSet());
             for (Effect owedEffect : owed) {
                 Effect effect = asApplied(consumer, owedEffect, owed, byKey);
                 if (effect == null) {
                     continue;
                 }
-                List<Written> found = byKey.getOrDefault(effect.key(), List.of());
+                List<RecordedEffect> found = byKey.getOrDefault(effect.key(), List.of());
                 if (found.isEmpty()) {
                     if (due(consumer, effect)) {
                         missing(consumer, missingDetail(consumer, effect));
@@ -238,7 +220,7 @@ public class Reconciler {
                 if (owedKeys.contains(key)) {
                     return;
                 }
-                Written first = found.get(0);
+                RecordedEffect first = found.get(0);
                 if (owedKinds.contains(first.kind())) {
                     add(FindingKind.WRONG_AMOUNT, consumer, first.kind() + " of " + first.subject()
                             + ", which the order does not contain");
@@ -248,7 +230,7 @@ public class Reconciler {
                 }
             });
             if (consumer == Consumer.SMS && !OwedEffects.confirmationMayBeSent(owing) && written.stream()
-                    .anyMatch(t -> OwedEffects.CONFIRMATION.equals(t.kind()) && "SENT".equals(t.status()))) {
+                    .anyMatch(t -> OwedEffects.CONFIRMATION.equals(t.kind()) && "SENT".equals(t.state()))) {
                 add(FindingKind.EFFECT_WITHOUT_ORDER, consumer, "confirmation sent although the order failed");
             }
         }
@@ -259,7 +241,7 @@ public class Reconciler {
          * Texts and create effects are owed as they are.
          */
         private static Effect asApplied(Consumer consumer, Effect effect, List<Effect> owed,
-                Map<String, List<Written>> byKey) {
+                Map<String, List<RecordedEffect>> byKey) {
             if (consumer == Consumer.SMS || effect.answers() == OrderEventType.CREATE) {
                 return effect;
             }
@@ -269,7 +251,7 @@ public class Reconciler {
             if (create == null) {
                 return effect;
             }
-            List<Written> applied = byKey.getOrDefault(create.key(), List.of());
+            List<RecordedEffect> applied = byKey.getOrDefault(create.key(), List.of());
             if (applied.isEmpty()) {
                 return null;
             }
@@ -320,7 +302,7 @@ public class Reconciler {
             };
         }
 
-        private static String describe(Consumer consumer, Written effect) {
+        private static String describe(Consumer consumer, RecordedEffect effect) {
             return switch (consumer) {
                 case INVENTORY -> effect.kind() + " of " + effect.subject();
                 case POINTS -> effect.kind();

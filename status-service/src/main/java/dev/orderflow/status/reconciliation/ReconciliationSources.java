@@ -1,206 +1,156 @@
 package dev.orderflow.status.reconciliation;
 
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import dev.orderflow.ledger.EffectLedgerApi;
+import dev.orderflow.ledger.LedgerLimits;
+import dev.orderflow.ledger.LedgerOrder;
+import dev.orderflow.ledger.OrderPage;
+import dev.orderflow.ledger.RecordedEffect;
 import dev.orderflow.order.events.OwedEffects;
-import io.agroal.api.AgroalDataSource;
-import io.quarkus.agroal.DataSource;
+import dev.orderflow.status.domain.ConsumerOutcome;
 
 /**
- * Reads what reconciliation compares, with plain JDBC: orders (order-service's {@code orders},
- * {@code order_items}), the consumers' effects (inventory's {@code stock_movement}, points'
- * {@code points_ledger}, sms' {@code sms_outbox}) through the read-only named datasources, and
- * this service's own {@code order_consumer_outcome} (a consumer that REJECTED a create owes no
- * effect). The owning services' Flyway migrations define these tables. Instants are UTC
- * DATETIME(3) in every database. Plain JDBC, because the other services' tables are not this
- * service's entities.
+ * Reads what reconciliation compares: orders from order-service's ledger API, the effects
+ * inventory, points and sms wrote from theirs (each service answers for its own data, with a service
+ * token), and this service's own {@code order_consumer_outcome} (a consumer that REJECTED a create
+ * owes no effect). A service that cannot be reached or answers an error fails the run with a
+ * {@link ReconciliationException} naming it.
  */
 @ApplicationScoped
 public class ReconciliationSources {
 
-    /** Ids per IN list: far below MariaDB's limits, few round trips. */
-    private static final int IN_CHUNK = 500;
-
-    /** An order in the window: its id, amount, status (CREATED, COMPLETED, CANCELLED or FAILED) and times. */
-    public record OrderRow(String id, BigDecimal amount, String status, Instant createdAt, Instant updatedAt) {
-    }
-
-    /** Units ordered of one SKU (lines of one SKU added up, as inventory deducts them). */
-    public record OrderedSku(String orderId, String sku, long quantity) {
-    }
-
-    /** A stock_movement row: DEDUCT (create) or RESTORE (cancel). */
-    public record StockMovementRow(String orderId, String sku, String kind, long quantity) {
-    }
-
-    /** A points_ledger row: ORDER_CREDIT (create) or ORDER_REVERSAL (cancel, negative points). */
-    public record PointsLedgerRow(String orderId, String reason, long points) {
-    }
-
-    /** An sms_outbox row: a text decided for the order's CREATE, CANCEL or FAIL, and where it stands. */
-    public record SmsRow(String orderId, String eventType, String status) {
+    /** An order in the window: its id, amount, status (CREATED, COMPLETED, CANCELLED or FAILED), times and units per SKU. */
+    public record OrderRow(String id, BigDecimal amount, String status, Instant createdAt, Instant updatedAt,
+            Map<String, Long> skus) {
     }
 
     /** A consumer's outcome of an order event as this service recorded it (DONE | REJECTED | DEAD_LETTERED). */
     public record OutcomeRow(String orderId, String consumer, String eventType, String outcome) {
     }
 
-    private final AgroalDataSource orders;
-    private final AgroalDataSource inventory;
-    private final AgroalDataSource points;
-    private final AgroalDataSource sms;
-    private final AgroalDataSource status;
+    private final LedgerClients.Orders orders;
+    private final Map<OwedEffects.Consumer, EffectLedgerApi> effects;
 
     @Inject
-    public ReconciliationSources(@DataSource("order-db") AgroalDataSource orders,
-            @DataSource("inventory-db") AgroalDataSource inventory, @DataSource("points-db") AgroalDataSource points,
-            @DataSource("sms-db") AgroalDataSource sms, AgroalDataSource status) {
+    public ReconciliationSources(@RestClient LedgerClients.Orders orders, @RestClient LedgerClients.Inventory inventory,
+            @RestClient LedgerClients.Points points, @RestClient LedgerClients.Sms sms) {
         this.orders = orders;
-        this.inventory = inventory;
-        this.points = points;
-        this.sms = sms;
-        this.status = status;
+        this.effects = Map.of(OwedEffects.Consumer.INVENTORY, inventory, OwedEffects.Consumer.POINTS, points,
+                OwedEffects.Consumer.SMS, sms);
     }
 
     /**
-     * Streams the orders created in [from, to) to {@code work}, {@code chunkSize} at a time: a run
-     * holds one chunk of orders and their effects, whatever the window. Returns the orders streamed.
+     * Streams the orders created in [from, to) to {@code work}, a page of at most {@code pageSize} at a
+     * time: a run holds one page of orders and their effects, whatever the window. Returns the orders
+     * streamed.
      */
-    public int forEachOrderChunk(Instant from, Instant to, int chunkSize, Consumer<List<OrderRow>> work) {
-        return inChunks(orders, "select id, amount, status, created_at, updated_at from orders"
-                + " where created_at >= ? and created_at < ?", List.of(from, to), chunkSize,
-                rs -> new OrderRow(rs.getString(1), rs.getBigDecimal(2), rs.getString(3),
-                        instant(rs, "created_at"), instant(rs, "updated_at")), work);
-    }
-
-    public List<OrderedSku> orderedSkus(Collection<String> orderIds) {
-        return queryIn(orders, "select order_id, sku, sum(quantity) from order_items where order_id in (%s)"
-                + " group by order_id, sku", orderIds,
-                rs -> new OrderedSku(rs.getString(1), rs.getString(2), rs.getLong(3)));
+    public int forEachOrderChunk(Instant from, Instant to, int pageSize, Consumer<List<OrderRow>> work) {
+        String limit = Integer.toString(Math.min(pageSize, LedgerLimits.MAX_PAGE));
+        int read = 0;
+        String after = null;
+        do {
+            String cursor = after;
+            OrderPage page = call("order-service", () -> orders.orders(from.toString(), to.toString(), cursor, limit));
+            if (!page.orders().isEmpty()) {
+                read += page.orders().size();
+                work.accept(page.orders().stream().map(ReconciliationSources::row).toList());
+            }
+            after = page.next();
+        } while (after != null);
+        return read;
     }
 
     /** Which of {@code orderIds} exist as orders (created at any time). */
     public Set<String> existingOrders(Collection<String> orderIds) {
-        return new HashSet<>(queryIn(orders, "select id from orders where id in (%s)", orderIds,
-                rs -> rs.getString(1)));
+        return new HashSet<>(inBatches(orderIds, batch -> call("order-service", () -> orders.existing(batch))));
     }
 
-    public List<StockMovementRow> stockMovements(Collection<String> orderIds) {
-        return queryIn(inventory, "select order_id, sku, kind, quantity from stock_movement where order_id in (%s)",
-                orderIds, rs -> new StockMovementRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4)));
+    /** Every effect {@code consumer} wrote for {@code orderIds}. */
+    public List<RecordedEffect> effects(OwedEffects.Consumer consumer, Collection<String> orderIds) {
+        EffectLedgerApi ledger = effects.get(consumer);
+        return inBatches(orderIds, batch -> call(consumer.label() + "-service", () -> ledger.effectsOf(batch)));
     }
 
-    public List<PointsLedgerRow> pointsLedger(Collection<String> orderIds) {
-        return queryIn(points, "select order_id, reason, points from points_ledger where order_id in (%s)", orderIds,
-                rs -> new PointsLedgerRow(rs.getString(1), rs.getString(2), rs.getLong(3)));
-    }
-
-    public List<SmsRow> smsOutbox(Collection<String> orderIds) {
-        return queryIn(sms, "select order_id, event_type, status from sms_outbox where order_id in (%s)", orderIds,
-                rs -> new SmsRow(rs.getString(1), rs.getString(2), rs.getString(3)));
-    }
-
+    /** This service's recorded outcomes of {@code orderIds}' events (in a transaction: a scheduled run has no request). */
+    @Transactional
     public List<OutcomeRow> outcomes(Collection<String> orderIds) {
-        return queryIn(status, "select order_id, consumer, event_type, outcome from order_consumer_outcome"
-                + " where order_id in (%s)", orderIds,
-                rs -> new OutcomeRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
-    }
-
-    /**
-     * Streams the distinct order ids named by the effects of {@code consumer} (inventory, points, sms)
-     * written in [from, to) to {@code work}, {@code chunkSize} at a time.
-     */
-    public void forEachEffectOrderIdChunk(OwedEffects.Consumer consumer, Instant from, Instant to, int chunkSize,
-            Consumer<List<String>> work) {
-        String table = switch (consumer) {
-            case INVENTORY -> "stock_movement";
-            case POINTS -> "points_ledger";
-            case SMS -> "sms_outbox";
-        };
-        AgroalDataSource source = switch (consumer) {
-            case INVENTORY -> inventory;
-            case POINTS -> points;
-            case SMS -> sms;
-        };
-        inChunks(source, "select distinct order_id from " + table + " where created_at >= ? and created_at < ?",
-                List.of(from, to), chunkSize, rs -> rs.getString(1), work);
-    }
-
-    /** Turns the current row of a result into a value. */
-    @FunctionalInterface
-    private interface RowReader<T> {
-        T read(ResultSet row) throws SQLException;
-    }
-
-    private static <T> List<T> queryIn(AgroalDataSource source, String sqlWithIn, Collection<String> ids,
-            RowReader<T> reader) {
-        List<String> all = List.copyOf(ids);
-        List<T> rows = new ArrayList<>();
-        for (int start = 0; start < all.size(); start += IN_CHUNK) {
-            List<String> chunk = all.subList(start, Math.min(all.size(), start + IN_CHUNK));
-            String sql = String.format(sqlWithIn, String.join(", ", Collections.nCopies(chunk.size(), "?")));
-            inChunks(source, sql, chunk, IN_CHUNK, reader, rows::addAll);
+        List<OutcomeRow> rows = new ArrayList<>();
+        for (List<String> batch : batches(orderIds)) {
+            ConsumerOutcome.<ConsumerOutcome>list("orderId in ?1", batch).forEach(o -> rows.add(new OutcomeRow(
+                    o.orderId, o.consumer, o.eventType, o.outcome.name())));
         }
         return rows;
     }
 
     /**
-     * Runs a query and hands {@code work} its rows {@code chunkSize} at a time, as the driver reads
-     * them: the fetch size makes MariaDB Connector/J stream the result instead of buffering it, so
-     * memory grows with the chunk, not with the result. A database error becomes a
-     * {@link ReconciliationException} naming the query.
-     *
-     * @return the rows read
+     * Streams the distinct order ids named by the effects of {@code consumer} written in [from, to) to
+     * {@code work}, at most {@code pageSize} at a time.
      */
-    private static <T> int inChunks(AgroalDataSource source, String sql, List<?> parameters, int chunkSize,
-            RowReader<T> reader, Consumer<List<T>> work) {
-        try (Connection connection = source.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.size(); i++) {
-                Object value = parameters.get(i);
-                statement.setObject(i + 1, value instanceof Instant instant ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC) : value);
+    public void forEachEffectOrderIdChunk(OwedEffects.Consumer consumer, Instant from, Instant to, int pageSize,
+            Consumer<List<String>> work) {
+        EffectLedgerApi ledger = effects.get(consumer);
+        int limit = Math.min(pageSize, LedgerLimits.MAX_PAGE);
+        String after = null;
+        while (true) {
+            String cursor = after;
+            List<String> page = call(consumer.label() + "-service",
+                    () -> ledger.orderIdsWritten(from.toString(), to.toString(), cursor, Integer.toString(limit)));
+            if (!page.isEmpty()) {
+                work.accept(page);
             }
-            statement.setFetchSize(chunkSize);
-            int read = 0;
-            try (ResultSet rows = statement.executeQuery()) {
-                List<T> chunk = new ArrayList<>(chunkSize);
-                while (rows.next()) {
-                    read++;
-                    chunk.add(reader.read(rows));
-                    if (chunk.size() == chunkSize) {
-                        work.accept(chunk);
-                        chunk = new ArrayList<>(chunkSize);
-                    }
-                }
-                if (!chunk.isEmpty()) {
-                    work.accept(chunk);
-                }
+            if (page.size() < limit) {
+                return;
             }
-            return read;
-        } catch (SQLException e) {
-            throw new ReconciliationException("Reconciliation query failed: " + sql, e);
+            after = page.get(page.size() - 1);
         }
     }
 
-    /** A UTC DATETIME column as an instant, or null. */
-    private static Instant instant(ResultSet row, String column) throws SQLException {
-        LocalDateTime value = row.getObject(column, LocalDateTime.class);
-        return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    private static OrderRow row(LedgerOrder order) {
+        return new OrderRow(order.id(), order.amount(), order.status(), order.createdAt(), order.updatedAt(),
+                order.skus() == null ? Map.of() : order.skus());
+    }
+
+    private static <T> List<T> inBatches(Collection<String> ids, Function<List<String>, List<T>> read) {
+        List<T> all = new ArrayList<>();
+        for (List<String> batch : batches(ids)) {
+            all.addAll(read.apply(batch));
+        }
+        return all;
+    }
+
+    /** The ids in lists a ledger call takes ({@link LedgerLimits#MAX_IDS} at most); none for no id. */
+    private static List<List<String>> batches(Collection<String> ids) {
+        List<String> all = List.copyOf(ids);
+        List<List<String>> batches = new ArrayList<>();
+        for (int start = 0; start < all.size(); start += LedgerLimits.MAX_IDS) {
+            batches.add(all.subList(start, Math.min(all.size(), start + LedgerLimits.MAX_IDS)));
+        }
+        return batches;
+    }
+
+    /** Runs one ledger call; any failure (unreachable, timeout, an error status) fails the run, naming the service. */
+    private static <T> T call(String service, Supplier<T> ledgerCall) {
+        try {
+            return ledgerCall.get();
+        } catch (RuntimeException e) {
+            throw new ReconciliationException(service + "'s ledger could not be read: " + e.getMessage(), e);
+        }
     }
 }

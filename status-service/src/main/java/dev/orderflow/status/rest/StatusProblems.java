@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
 import dev.orderflow.rest.problem.ProblemResponses;
+import dev.orderflow.status.reconciliation.ReconciliationException;
 import dev.orderflow.status.service.OrderStatusNotFoundException;
 import dev.orderflow.status.service.TooManyWaitersException;
 
@@ -21,6 +22,8 @@ public class StatusProblems {
 
     /** Seconds a long-polling client is asked to wait when this instance holds too many waiters. */
     private static final int WAITERS_RETRY_AFTER_SECONDS = 1;
+    /** Seconds an operator is asked to wait before running reconciliation again when a ledger was out of reach. */
+    private static final int LEDGER_RETRY_AFTER_SECONDS = 5;
 
     private final ObjectMapper objectMapper;
 
@@ -45,5 +48,12 @@ public class StatusProblems {
     public Response tooManyWaiters(TooManyWaitersException e) {
         return ProblemResponses.retryAfter(objectMapper, Problem.of("too-many-waiters", "Too many waiting requests", 503,
                 e.getMessage() + "; retry later, or ask without wait"), WAITERS_RETRY_AFTER_SECONDS);
+    }
+
+    /** 503: a service whose ledger reconciliation reads could not answer; the run reported nothing. */
+    @ServerExceptionMapper
+    public Response ledgerUnavailable(ReconciliationException e) {
+        return ProblemResponses.retryAfter(objectMapper, Problem.of("ledger-unavailable", "Ledger unavailable", 503,
+                e.getMessage() + "; nothing was reported, retry later"), LEDGER_RETRY_AFTER_SECONDS);
     }
 }

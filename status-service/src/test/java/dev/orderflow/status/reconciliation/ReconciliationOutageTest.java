@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.orderflow.status.StatusTopics;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -18,24 +19,22 @@ import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.security.TestSecurity;
 
 /**
- * Reconciliation while sms-service's database is out of reach (nothing listens on its port): the run
- * fails in the middle of its stream of orders, when it reads the first page's texts. It is refused
- * with a 503 problem that says to retry, and no half-read report takes the place of the last one.
- * The status API itself stays up (the read datasources are not part of readiness).
+ * Reconciliation while sms-service is out of reach (nothing listens on its port): the run fails in
+ * the middle of its stream of orders, when it reads the first page's texts. It is refused with a 503
+ * problem that names the service and says to retry, and no half-read report takes the place of the
+ * last one. The status API itself stays up (the other services are not part of readiness).
  */
 @QuarkusTest
-@TestProfile(ReconciliationOutageTest.SmsDatabaseDown.class)
+@TestProfile(ReconciliationOutageTest.SmsServiceDown.class)
 @WithTestResource(StatusTopics.class)
+@WithTestResource(value = PeerLedgers.class, initArgs = @ResourceArg(name = PeerLedgers.UNREACHABLE, value = "sms"))
 class ReconciliationOutageTest {
 
-    public static class SmsDatabaseDown implements QuarkusTestProfile {
+    public static class SmsServiceDown implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            // Port 1: refused at once, nothing listens there.
             return Map.of("orderflow.lag.sample-interval", "PT0S",
-                    "orderflow.reconciliation.page-size", "2",
-                    "quarkus.datasource.\"sms-db\".jdbc.url", "jdbc:mariadb://127.0.0.1:1/orderflow_status_test_sms",
-                    "quarkus.datasource.\"sms-db\".jdbc.acquisition-timeout", "PT2S");
+                    "orderflow.reconciliation.page-size", "2");
         }
     }
 
@@ -52,12 +51,13 @@ class ReconciliationOutageTest {
 
     @Test
     @TestSecurity(user = "otto", roles = "operator")
-    void aRunAgainstAnUnreachableDatabaseIsRefusedAndLeavesNoReport() {
+    void aRunAgainstAnUnreachableServiceIsRefusedAndLeavesNoReport() {
         given().post("/admin/reconciliation?from=" + HOUR + "&to=" + HOUR.plusSeconds(3600)).then()
                 .statusCode(503)
                 .contentType("application/problem+json")
                 .header("Retry-After", equalTo("5"))
-                .body("type", containsString("database-unavailable"));
+                .body("type", containsString("ledger-unavailable"))
+                .body("detail", containsString("sms-service"));
         given().get("/admin/reconciliation").then()
                 .statusCode(404)
                 .body("type", containsString("reconciliation-not-run"));

@@ -41,6 +41,7 @@ import io.restassured.path.json.JsonPath;
 @QuarkusTest
 @TestProfile(ReconciliationTest.LagSamplingOff.class)
 @WithTestResource(StatusTopics.class)
+@WithTestResource(PeerLedgers.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReconciliationTest {
 

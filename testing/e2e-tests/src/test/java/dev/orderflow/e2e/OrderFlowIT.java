@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -377,6 +382,42 @@ class OrderFlowIT {
             pool.shutdownNow();
             assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).as("load clients stopped").isTrue();
         }
+    }
+
+    /**
+     * status-service's reconciliation reads the other four services through their ledger APIs, with
+     * the service token it gets from the suite's token endpoint: a completed order is checked and has
+     * no finding, and a stock movement written straight into inventory's database for an order that
+     * does not exist is found, named by inventory.
+     */
+    @Test
+    void reconciliationReadsEveryServicesLedgerAndFindsAnEffectWithoutOrder() throws Exception {
+        Instant from = Instant.now().minus(Duration.ofMinutes(5));
+        client.putStock("E2E-RECON-1", 100);
+        PlacedOrder order = client.placeOrder("E2E-C-RECON", List.of(new Item("E2E-RECON-1", 2, "4.50")));
+        client.awaitState(order, "COMPLETED", ORDER_TIMEOUT);
+        String stray = "E2E-STRAY-" + System.nanoTime();
+        try (Connection inventory = suite.connect("inventory-service");
+                PreparedStatement insert = inventory.prepareStatement("insert into stock_movement"
+                        + " (order_id, sku, kind, quantity, created_at) values (?, 'E2E-RECON-1', 'DEDUCT', 1, ?)")) {
+            insert.setString(1, stray);
+            insert.setObject(2, LocalDateTime.now(ZoneOffset.UTC));
+            insert.executeUpdate();
+        }
+
+        JsonPath report = RestAssured.given().auth().oauth2(suite.tokens().user("e2e-operator", "operator"))
+                .queryParam("from", from.toString())
+                .queryParam("to", Instant.now().plus(Duration.ofMinutes(1)).toString())
+                .post(suite.url("status-service") + "/admin/reconciliation")
+                .then().statusCode(200).extract().jsonPath();
+
+        assertThat(report.getInt("ordersChecked")).isGreaterThanOrEqualTo(1);
+        assertThat(report.getList("findings.orderId", String.class)).doesNotContain(order.orderId()).contains(stray);
+        assertThat(report.getString("findings.find { it.orderId == '" + stray + "' }.kind"))
+                .isEqualTo("effect-without-order");
+        assertThat(report.getString("findings.find { it.orderId == '" + stray + "' }.consumer")).isEqualTo("inventory");
+        assertThat(report.getInt("counts.duplicate-effect")).isZero();
+        assertThat(report.getInt("counts.wrong-amount")).isZero();
     }
 
     /** One to three lines of distinct SKUs, quantity 1-5, unit price 0.01-99.99. */

@@ -27,6 +27,7 @@ import dev.orderflow.launcher.PortChoices;
 import dev.orderflow.launcher.ProcessTree;
 import dev.orderflow.launcher.ServiceProcess;
 import dev.orderflow.launcher.ServiceSpec;
+import dev.orderflow.tokens.TokenEndpoint;
 import dev.orderflow.tokens.TokenIssuer;
 
 /**
@@ -85,6 +86,8 @@ public final class SuiteUnderTest implements AutoCloseable {
     private final Path runDir;
     /** Signs the tokens this run's services accept; its key lives in the run folder. */
     private TokenIssuer tokens;
+    /** Gives status-service its service tokens (reconciliation calls the other services' ledgers). */
+    private TokenEndpoint tokenEndpoint;
     /** The broker's users of this run: one per service, and the super user of the fault injection's own clients. */
     private BrokerAccounts accounts;
     private final String mariadbHost;
@@ -190,6 +193,8 @@ public final class SuiteUnderTest implements AutoCloseable {
             suite.recreateDatabases();
             deleteRunDir(runDir);
             suite.tokens = TokenIssuer.inDirectory(runDir.resolve("keys"));
+            suite.tokenEndpoint = TokenEndpoint.start(suite.tokens, 0, LocalSuite.STATUS_CLIENT_ID,
+                    TokenEndpoint.newSecret());
             suite.accounts = BrokerAccounts.inDirectory(runDir.resolve("keys"));
             suite.startBroker();
             for (String name : suite.specs.keySet()) {
@@ -355,6 +360,9 @@ public final class SuiteUnderTest implements AutoCloseable {
         closed = true;
         List<ProcessHandle> services = started.stream().filter(s -> s != broker).map(ServiceProcess::handle).toList();
         stopProcesses("suite", services, broker, () -> {
+            if (tokenEndpoint != null) {
+                tokenEndpoint.close();
+            }
             try {
                 for (DatabaseLink link : databaseLinks.values()) {
                     link.close();
@@ -423,6 +431,9 @@ public final class SuiteUnderTest implements AutoCloseable {
     private Map<String, String> environment(String service) {
         Map<String, String> environment = new LinkedHashMap<>(accounts.environment(service));
         environment.put("QUARKUS_DATASOURCE_PASSWORD", "");
+        if (service.equals("status-service")) {
+            environment.put(LocalSuite.CLIENT_SECRET_VARIABLE, tokenEndpoint.clientSecret());
+        }
         return environment;
     }
 
@@ -452,9 +463,8 @@ public final class SuiteUnderTest implements AutoCloseable {
                 "jdbc:mariadb://127.0.0.1:" + databasePort + "/" + spec.database(), "root", nameServerAddress(),
                 List.copyOf(specs.values()), tokens));
         if (name.equals("status-service")) {
-            // Its reconciliation reads the other services' databases: this run's.
-            properties.putAll(LocalSuite.readOnlyDatasources(List.copyOf(specs.values()),
-                    database -> "jdbc:mariadb://127.0.0.1:" + mariadbPort + "/" + database));
+            // Its reconciliation calls this run's services.
+            properties.putAll(LocalSuite.ledgerClients(List.copyOf(specs.values()), tokenEndpoint));
         }
         properties.putAll(BrokerAccounts.properties(name));
         properties.putAll(extraProperties);

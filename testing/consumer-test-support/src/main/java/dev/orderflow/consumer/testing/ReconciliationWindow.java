@@ -10,9 +10,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * status-service's reconciliation reads, in each service's database, the rows created in its window
- * ({@code ReconciliationSources}: {@code ... from <table> where created_at >= ? and created_at < ?},
- * a 24 h window every hour). For a table that keeps its history, that read must go through an index
+ * status-service's reconciliation has each service read, through its ledger API, the rows created in
+ * its window ({@code GET /ledger/orders}, {@code GET /ledger/effects/order-ids}:
+ * {@code ... from <table> where created_at >= ? and created_at < ?}, a 24 h window every hour). For a table that keeps its history, that read must go through an index
  * on {@code created_at}: without one every run reads the whole table, a cost that grows with the
  * history rather than the window.
  *
