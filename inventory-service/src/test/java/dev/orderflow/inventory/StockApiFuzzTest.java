@@ -35,7 +35,7 @@ class StockApiFuzzTest {
 
     private static final String VALID_STOCK = "{\"available\":100}";
     private static final FuzzCorpus.JsonBodySpec STOCK_BODY = new FuzzCorpus.JsonBodySpec(VALID_STOCK, Set.of(),
-            false, 0, 65_536);
+            false, 0, 136 * 1024);
 
     @Test
     void hostileInputsAreRejectedWithProblemsAndNothingIsWritten() {

@@ -80,11 +80,11 @@ public final class LocalSuite implements AutoCloseable {
     /** The launcher's logback file for RocketMQ: to a file only (see {@link #quietRocketMQLogging}). */
     public static final String QUIET_ROCKETMQ_LOGBACK = "rmq-launcher.logback.xml";
 
-    /** Held so that its level setting is not lost to garbage collection. */
     /** The OIDC client id status-service's service tokens are issued to. */
     public static final String STATUS_CLIENT_ID = "status-service";
     /** The environment variable that hands status-service its client secret (not the command line, which every local user sees). */
     public static final String CLIENT_SECRET_VARIABLE = "QUARKUS_OIDC_CLIENT_CREDENTIALS_SECRET";
+    /** Held so that its level setting is not lost to garbage collection. */
     private static final Logger EMBEDDED_ROCKETMQ_LOG = Logger.getLogger(EmbeddedRocketMQ.class.getName());
 
     private final Settings settings;

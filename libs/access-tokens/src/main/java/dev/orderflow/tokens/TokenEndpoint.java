@@ -25,7 +25,9 @@ import com.sun.net.httpserver.HttpServer;
  * Connect issuer runs (the local suite, tests): one client, authenticated by HTTP Basic
  * ({@code client_secret_basic}, what {@code quarkus-oidc-client} sends by default) or by form
  * fields ({@code client_secret_post}), gets a {@link TokenIssuer#service(String) service token}
- * named after it. Anything else is the RFC 6749 error answer (400 or 401). A production issuer
+ * named after it. Anything else is the RFC 6749 error answer: 400 (another grant, both ways of
+ * authenticating, a body over 8 KiB), 401 (the client or its secret wrong, a malformed Basic
+ * header), 405 for another method. A production issuer
  * (e.g. a Keycloak realm with a confidential client) serves the same grant instead.
  */
 public final class TokenEndpoint implements AutoCloseable {
@@ -33,6 +35,9 @@ public final class TokenEndpoint implements AutoCloseable {
     /** Where the endpoint answers: {@code http://127.0.0.1:<port>} + this. */
     public static final String PATH = "/token";
     private static final Duration LIFETIME = Duration.ofMinutes(10);
+    private static final int MAX_BODY = 8192;
+    /** A Basic header that is no base64 of {@code id:secret}: never a valid client. */
+    private static final String[] BAD_BASIC = new String[2];
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -75,9 +80,11 @@ public final class TokenEndpoint implements AutoCloseable {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
-    /** The base URL ({@code http://127.0.0.1:<port>}): an OIDC client's auth-server-url, with {@link #PATH} its token path. */
+    /** The base URL ({@code http://<loopback>:<port>}): an OIDC client's auth-server-url, with {@link #PATH} its token path. */
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        InetSocketAddress address = server.getAddress();
+        String host = address.getAddress().getHostAddress();
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     /** The secret of the one client this endpoint serves. */
@@ -93,10 +100,10 @@ public final class TokenEndpoint implements AutoCloseable {
                 return;
             }
             Map<String, String> form;
-            String[] client;
+            String[] basic;
             try {
                 form = form(exchange.getRequestBody());
-                client = basicCredentials(exchange.getRequestHeaders().getFirst("Authorization"));
+                basic = basicCredentials(exchange.getRequestHeaders().getFirst("Authorization"));
             } catch (IllegalArgumentException e) {
                 send(exchange, 400, "{\"error\":\"invalid_request\"}");
                 return;
@@ -105,10 +112,13 @@ public final class TokenEndpoint implements AutoCloseable {
                 send(exchange, 400, "{\"error\":\"unsupported_grant_type\"}");
                 return;
             }
-            if (client == null) {
-                client = new String[] { form.get("client_id"), form.get("client_secret") };
+            if (basic != null && basic != BAD_BASIC && form.containsKey("client_secret")) {
+                // RFC 6749 2.3: a client uses one way of authenticating per request.
+                send(exchange, 400, "{\"error\":\"invalid_request\"}");
+                return;
             }
-            if (!clientId.equals(client[0]) || client[1] == null || !MessageDigest.isEqual(
+            String[] client = basic != null ? basic : new String[] { form.get("client_id"), form.get("client_secret") };
+            if (client == BAD_BASIC || !clientId.equals(client[0]) || client[1] == null || !MessageDigest.isEqual(
                     clientSecret.getBytes(StandardCharsets.UTF_8), client[1].getBytes(StandardCharsets.UTF_8))) {
                 exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"orderflow\"");
                 send(exchange, 401, "{\"error\":\"invalid_client\"}");
@@ -120,6 +130,7 @@ public final class TokenEndpoint implements AutoCloseable {
         }
     }
 
+    /** The client id and secret of a Basic header; null without one, {@link #BAD_BASIC} for a malformed one. */
     private static String[] basicCredentials(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
             return null;
@@ -128,11 +139,11 @@ public final class TokenEndpoint implements AutoCloseable {
         try {
             decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            return null;
+            return BAD_BASIC;
         }
         int colon = decoded.indexOf(':');
         if (colon < 0) {
-            return null;
+            return BAD_BASIC;
         }
         // RFC 6749 2.3.1: both parts are form-encoded before they are joined.
         return new String[] { URLDecoder.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
@@ -140,8 +151,11 @@ public final class TokenEndpoint implements AutoCloseable {
     }
 
     private static Map<String, String> form(InputStream body) throws IOException {
-        // A token request is a few fields: refuse to read more than a small body.
-        byte[] bytes = body.readNBytes(8192);
+        // A token request is a few fields: a larger body is refused, not cut.
+        byte[] bytes = body.readNBytes(MAX_BODY + 1);
+        if (bytes.length > MAX_BODY) {
+            throw new IllegalArgumentException("body over " + MAX_BODY + " bytes");
+        }
         Map<String, String> fields = new HashMap<>();
         for (String pair : new String(bytes, StandardCharsets.UTF_8).split("&")) {
             int equals = pair.indexOf('=');

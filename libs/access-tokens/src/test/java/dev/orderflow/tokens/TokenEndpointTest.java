@@ -57,6 +57,12 @@ class TokenEndpointTest {
         assertThat(password.statusCode()).isEqualTo(400);
         assertThat(password.body()).contains("unsupported_grant_type");
         assertThat(post("grant_type=%zz", basic("status-service", SECRET)).statusCode()).isEqualTo(400);
+        assertThat(post("grant_type=client_credentials&pad=" + "x".repeat(9000), basic("status-service", SECRET))
+                .statusCode()).as("a body over 8 KiB").isEqualTo(400);
+        assertThat(post("grant_type=client_credentials&client_id=status-service&client_secret=" + SECRET,
+                basic("status-service", SECRET)).statusCode()).as("both ways of authenticating").isEqualTo(400);
+        assertThat(post("grant_type=client_credentials&client_id=status-service&client_secret=" + SECRET,
+                "Basic !!!").statusCode()).as("a malformed Basic header, not the form").isEqualTo(401);
         HttpResponse<String> get = HTTP.send(HttpRequest.newBuilder(URI.create(endpoint.baseUrl() + TokenEndpoint.PATH))
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);

@@ -13,8 +13,7 @@ import dev.orderflow.order.service.OrderLedger;
 import dev.orderflow.security.Roles;
 
 /**
- * The orders as status-service's reconciliation reads them, instead of reading this service's
- * database. Paths, parameters and bodies come from {@link OrderLedgerApi}; services and staff may
+ * The orders as status-service's reconciliation reads them. Paths, parameters and bodies come from {@link OrderLedgerApi}; services and staff may
  * call it, customers may not (it spans every customer's orders).
  */
 public class OrderLedgerResource implements OrderLedgerApi {

@@ -29,7 +29,7 @@ class OrdersWindowTest {
                     WINDOW_FROM.plusHours(1), WINDOW_FROM.plusHours(1));
         }
 
-        ReconciliationWindow.Read read = ReconciliationWindow.read("orders", "id");
+        ReconciliationWindow.Read read = ReconciliationWindow.readByCreation("orders", "id");
 
         assertThat(read.ids()).containsExactlyInAnyOrder("WW000000000000000000000001", "WW000000000000000000000002");
         assertThat(read.rowsRead()).as("rows read").isLessThan(HISTORY_ROWS / 2);

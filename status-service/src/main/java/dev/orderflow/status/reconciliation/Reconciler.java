@@ -115,7 +115,7 @@ public class Reconciler {
                 LOG.warnf("Reconciliation of %d orders found %s", report.ordersChecked(), report.counts());
             }
         } catch (RuntimeException e) {
-            // A database being down must not stop the schedule; the next run checks the window again.
+            // A service or database being down must not stop the schedule; the next run checks the window again.
             LOG.warnf(e, "Scheduled reconciliation failed; next run in %s", config.interval());
         }
     }

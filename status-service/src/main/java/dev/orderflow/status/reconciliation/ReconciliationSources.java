@@ -15,6 +15,8 @@ import java.util.function.Supplier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
 
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
@@ -45,6 +47,8 @@ public class ReconciliationSources {
     public record OutcomeRow(String orderId, String consumer, String eventType, String outcome) {
     }
 
+    private static final String ORDER_SERVICE = "order-service";
+
     private final LedgerClients.Orders orders;
     private final Map<OwedEffects.Consumer, EffectLedgerApi> effects;
 
@@ -67,19 +71,26 @@ public class ReconciliationSources {
         String after = null;
         do {
             String cursor = after;
-            OrderPage page = call("order-service", () -> orders.orders(from.toString(), to.toString(), cursor, limit));
+            OrderPage page = call(ORDER_SERVICE, () -> orders.orders(from.toString(), to.toString(), cursor, limit));
+            if (page == null || page.orders() == null) {
+                throw new ReconciliationException(ORDER_SERVICE + "'s ledger answered no page", null);
+            }
             if (!page.orders().isEmpty()) {
                 read += page.orders().size();
                 work.accept(page.orders().stream().map(ReconciliationSources::row).toList());
             }
             after = page.next();
+            if (after != null && (after.equals(cursor) || page.orders().isEmpty())) {
+                // A cursor that does not move on would page forever.
+                throw new ReconciliationException(ORDER_SERVICE + "'s ledger did not move past cursor " + cursor, null);
+            }
         } while (after != null);
         return read;
     }
 
     /** Which of {@code orderIds} exist as orders (created at any time). */
     public Set<String> existingOrders(Collection<String> orderIds) {
-        return new HashSet<>(inBatches(orderIds, batch -> call("order-service", () -> orders.existing(batch))));
+        return new HashSet<>(inBatches(orderIds, batch -> call(ORDER_SERVICE, () -> orders.existing(batch))));
     }
 
     /** Every effect {@code consumer} wrote for {@code orderIds}. */
@@ -110,8 +121,12 @@ public class ReconciliationSources {
         String after = null;
         while (true) {
             String cursor = after;
-            List<String> page = call(consumer.label() + "-service",
+            String service = consumer.label() + "-service";
+            List<String> page = call(service,
                     () -> ledger.orderIdsWritten(from.toString(), to.toString(), cursor, Integer.toString(limit)));
+            if (page == null) {
+                throw new ReconciliationException(service + "'s ledger answered no page", null);
+            }
             if (!page.isEmpty()) {
                 work.accept(page);
             }
@@ -119,6 +134,10 @@ public class ReconciliationSources {
                 return;
             }
             after = page.get(page.size() - 1);
+            if (cursor != null && after.compareTo(cursor) <= 0) {
+                // Ids that do not ascend past the cursor would page forever.
+                throw new ReconciliationException(service + "'s ledger did not move past order id " + cursor, null);
+            }
         }
     }
 
@@ -145,12 +164,21 @@ public class ReconciliationSources {
         return batches;
     }
 
-    /** Runs one ledger call; any failure (unreachable, timeout, an error status) fails the run, naming the service. */
+    /**
+     * Runs one ledger call; any failure (unreachable, timeout, an error status, an unreadable answer)
+     * fails the run, naming the service and what went wrong, never the client's internals.
+     */
     private static <T> T call(String service, Supplier<T> ledgerCall) {
         try {
             return ledgerCall.get();
+        } catch (WebApplicationException e) {
+            int status = e.getResponse().getStatus();
+            throw new ReconciliationException(service + "'s ledger answered HTTP " + status
+                    + (status == 401 || status == 403 ? " (this service's token or its service role)" : ""), e);
+        } catch (ProcessingException e) {
+            throw new ReconciliationException(service + "'s ledger could not be reached or read", e);
         } catch (RuntimeException e) {
-            throw new ReconciliationException(service + "'s ledger could not be read: " + e.getMessage(), e);
+            throw new ReconciliationException(service + "'s ledger call failed", e);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.orderflow.status.rest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +20,8 @@ import dev.orderflow.status.service.TooManyWaitersException;
  * unexpected 500) is answered by the shared {@code dev.orderflow.rest.problem.ProblemMappers}.
  */
 public class StatusProblems {
+
+    private static final Logger LOG = Logger.getLogger(StatusProblems.class);
 
     /** Seconds a long-polling client is asked to wait when this instance holds too many waiters. */
     private static final int WAITERS_RETRY_AFTER_SECONDS = 1;
@@ -53,6 +56,7 @@ public class StatusProblems {
     /** 503: a service whose ledger reconciliation reads could not answer; the run reported nothing. */
     @ServerExceptionMapper
     public Response ledgerUnavailable(ReconciliationException e) {
+        LOG.warnf(e.getCause(), "Reconciliation refused: %s", e.getMessage());
         return ProblemResponses.retryAfter(objectMapper, Problem.of("ledger-unavailable", "Ledger unavailable", 503,
                 e.getMessage() + "; nothing was reported, retry later"), LEDGER_RETRY_AFTER_SECONDS);
     }

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jose4j.jwt.consumer.JwtConsumer;
 import org.jose4j.jwt.consumer.JwtConsumerBuilder;
@@ -60,10 +61,22 @@ public class PeerLedgers implements QuarkusTestResourceLifecycleManager {
     /** Init argument: the peers (order, inventory, points, sms; comma-separated) to point at a port nothing listens on. */
     public static final String UNREACHABLE = "unreachable";
 
+    /** Peers (order, inventory, points, sms) that answer every call with a given HTTP status, set by a test. */
+    private static final Map<String, Integer> FORCED_STATUS = new ConcurrentHashMap<>();
+
     private List<String> unreachable = List.of();
     private TokenEndpoint tokens;
     private HttpServer server;
     private JwtConsumer verifier;
+
+    /** Makes {@code peer} answer every call with {@code status} until {@link #answerNormally()}. */
+    public static void answerWith(String peer, int status) {
+        FORCED_STATUS.put(peer, status);
+    }
+
+    public static void answerNormally() {
+        FORCED_STATUS.clear();
+    }
 
     @Override
     public void init(Map<String, String> initArgs) {
@@ -134,7 +147,11 @@ public class PeerLedgers implements QuarkusTestResourceLifecycleManager {
         try (exchange) {
             int status;
             byte[] body;
-            if (!serviceToken(exchange.getRequestHeaders().getFirst("Authorization"))) {
+            Integer forced = FORCED_STATUS.get(exchange.getRequestURI().getPath().split("/")[1]);
+            if (forced != null) {
+                status = forced;
+                body = new byte[0];
+            } else if (!serviceToken(exchange.getRequestHeaders().getFirst("Authorization"))) {
                 status = 401;
                 body = new byte[0];
             } else {

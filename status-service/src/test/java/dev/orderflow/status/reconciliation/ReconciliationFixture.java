@@ -11,9 +11,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 /**
- * The other services' tables that reconciliation reads, created in this module's own test
- * databases ({@code orderflow_status_test_order|inventory|points|sms}, the %test URLs of the named
- * datasources) on the real MariaDB, with rows written as those services would write them.
+ * The other services' tables behind the ledgers reconciliation reads, created in this module's own
+ * test databases ({@code orderflow_status_test_order|inventory|points|sms}) on the real MariaDB, with
+ * rows written as those services would write them; {@link PeerLedgers} serves them as the ledgers.
  *
  * <p>Only the columns reconciliation reads are copied; the owning module's Flyway migration is the
  * source of truth (order-service V1__orders.sql, inventory-service stock_movement,

@@ -3,6 +3,7 @@ package dev.orderflow.status.reconciliation;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import java.time.Instant;
 import java.util.Map;
@@ -57,10 +58,27 @@ class ReconciliationOutageTest {
                 .contentType("application/problem+json")
                 .header("Retry-After", equalTo("5"))
                 .body("type", containsString("ledger-unavailable"))
-                .body("detail", containsString("sms-service"));
+                .body("detail", containsString("sms-service"))
+                .body("detail", not(containsString("dev.orderflow")));
         given().get("/admin/reconciliation").then()
                 .statusCode(404)
                 .body("type", containsString("reconciliation-not-run"));
         given().get("/q/health/ready").then().statusCode(200);
+    }
+
+    @Test
+    @TestSecurity(user = "otto", roles = "operator")
+    void aLedgerThatRefusesTheTokenIsNamedWithItsStatus() {
+        PeerLedgers.answerWith("order", 403);
+        try {
+            given().post("/admin/reconciliation?from=" + HOUR + "&to=" + HOUR.plusSeconds(3600)).then()
+                    .statusCode(503)
+                    .contentType("application/problem+json")
+                    .body("type", containsString("ledger-unavailable"))
+                    .body("detail", containsString("order-service's ledger answered HTTP 403"))
+                    .body("detail", not(containsString("dev.orderflow")));
+        } finally {
+            PeerLedgers.answerNormally();
+        }
     }
 }

@@ -55,11 +55,13 @@ class OrderFlowIT {
     /**
      * Small heaps (five JVMs share the machine), no metaspace full collections while starting (as the
      * launcher's services), shorter intervals where the services allow them: the client's first
-     * rebalance after a subscription change, the SMS dispatcher's sweep.
+     * rebalance after a subscription change, the SMS dispatcher's sweep; and reconciliation reports a
+     * missing effect at once, without waiting for an order to settle.
      */
     static final String DEFAULT_SERVICE_JVM_OPTIONS = "-Xmx128m -XX:+UseSerialGC -XX:MetaspaceSize=64m"
             + " -Drocketmq.client.rebalance.waitInterval=2000"
-            + " -Dsms-service.dispatch.sweep-interval=PT1S";
+            + " -Dsms-service.dispatch.sweep-interval=PT1S"
+            + " -Dorderflow.reconciliation.settle-time=PT0S";
 
     private static SuiteUnderTest suite;
     private static SuiteClient client;
@@ -387,8 +389,9 @@ class OrderFlowIT {
     /**
      * status-service's reconciliation reads the other four services through their ledger APIs, with
      * the service token it gets from the suite's token endpoint: a completed order is checked and has
-     * no finding, and a stock movement written straight into inventory's database for an order that
-     * does not exist is found, named by inventory.
+     * no finding (with no settle time, an effect a ledger did not return would be a missing effect),
+     * and a stock movement written straight into inventory's database for an order that does not exist
+     * is found, named by inventory.
      */
     @Test
     void reconciliationReadsEveryServicesLedgerAndFindsAnEffectWithoutOrder() throws Exception {

@@ -16,7 +16,8 @@ import org.apache.rocketmq.common.message.MessageExt;
  * Builds an incoming channel's push consumer from its attributes: group, credentials, threads,
  * pull sizes and thresholds, attempts, where a new group starts, the subscription, and the listener
  * that turns the source's {@link Verdict} into the client's status for the channel's consume mode.
- * Every attribute out of range is refused here, naming the channel.
+ * An attribute of the consumer out of range is refused here, naming the channel (the batch-combining
+ * ones are the source's).
  */
 final class PushConsumerSetup {
 

@@ -27,6 +27,8 @@ public final class ReconciliationWindow {
     public static final LocalDateTime HISTORY_AT = LocalDateTime.of(2000, 1, 1, 0, 0);
     public static final LocalDateTime WINDOW_FROM = LocalDateTime.of(2001, 1, 1, 0, 0);
     public static final LocalDateTime WINDOW_TO = WINDOW_FROM.plusDays(1);
+    /** The page a ledger call reads at most (the ledgers' largest limit). */
+    private static final int PAGE = 1000;
 
     /**
      * The ids the window read returned, and the rows MariaDB read for it: its handler reads of every kind
@@ -38,9 +40,25 @@ public final class ReconciliationWindow {
     private ReconciliationWindow() {
     }
 
-    /** Reads {@code idColumn} of {@code table}'s rows created in the window, as reconciliation does. */
+    /**
+     * Reads the first page of the window as a consumer's ledger does ({@code WindowReads}: the distinct
+     * {@code idColumn}s of {@code table}'s rows created in the window, ascending, at most a page).
+     */
     public static Read read(String table, String idColumn) {
-        String sql = "select distinct " + idColumn + " from " + table + " where created_at >= ? and created_at < ?";
+        return read("select distinct " + idColumn + " from " + table + " where created_at >= ? and created_at < ?"
+                + " order by " + idColumn + " limit " + PAGE);
+    }
+
+    /**
+     * Reads the first page of the window as order-service's ledger does ({@code OrderLedger}: the
+     * {@code idColumn}s of the rows created in the window by creation time, then id, at most a page).
+     */
+    public static Read readByCreation(String table, String idColumn) {
+        return read("select " + idColumn + " from " + table + " where created_at >= ? and created_at < ?"
+                + " order by created_at, " + idColumn + " limit " + PAGE);
+    }
+
+    private static Read read(String sql) {
         try (Connection connection = CommittedState.connect()) {
             long before = rowsRead(connection);
             Set<String> ids = new HashSet<>();
