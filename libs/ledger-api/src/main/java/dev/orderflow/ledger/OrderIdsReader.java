@@ -5,10 +5,6 @@ import java.io.InputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import jakarta.ws.rs.ConstrainedTo;
@@ -31,6 +27,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.rest.problem.RequestText;
 
 /**
  * Reads the id list a ledger POST takes ({@code List<String>}, the only such body of the services)
@@ -76,13 +73,7 @@ public class OrderIdsReader implements MessageBodyReader<List<String>> {
 
     /** The ids of {@code body}, as {@link #readFrom} reads them. */
     static List<String> parse(byte[] body) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
-        } catch (CharacterCodingException e) {
-            throw ProblemException.badRequest("body", "is not valid UTF-8");
-        }
+        String text = RequestText.utf8(body);
         if (text.isBlank()) {
             return null;
         }
@@ -102,27 +93,10 @@ public class OrderIdsReader implements MessageBodyReader<List<String>> {
                     ? ProblemException.badRequest("body", "trailing data after the JSON array")
                     : ProblemException.badRequest("orderIds", "must be a JSON array of strings");
         }
-        if (ids != null && ids.stream().anyMatch(id -> id != null && !printable(id))) {
+        if (ids != null && ids.stream().anyMatch(id -> id != null
+                && (RequestText.hasLoneSurrogate(id) || id.chars().anyMatch(Character::isISOControl)))) {
             throw ProblemException.badRequest("orderIds", "must not contain lone surrogates or control characters");
         }
         return ids;
-    }
-
-    private static boolean printable(String id) {
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (Character.isISOControl(c)) {
-                return false;
-            }
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 == id.length() || !Character.isLowSurrogate(id.charAt(i + 1))) {
-                    return false;
-                }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

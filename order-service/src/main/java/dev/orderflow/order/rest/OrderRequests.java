@@ -1,9 +1,6 @@
 package dev.orderflow.order.rest;
 
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +29,7 @@ import dev.orderflow.order.service.NewOrder;
 import dev.orderflow.rest.problem.FieldError;
 import dev.orderflow.rest.problem.Problem;
 import dev.orderflow.rest.problem.ProblemException;
+import dev.orderflow.rest.problem.RequestText;
 
 /**
  * Reads and validates request input; every rejection is a {@link ProblemException} naming the
@@ -85,14 +83,7 @@ public class OrderRequests {
      * @param ownCustomerId the customer of the caller's token; null when the caller may order for anyone
      */
     public NewOrder parseCreateOrder(byte[] body, String ownCustomerId) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
-        } catch (CharacterCodingException e) {
-            throw ProblemException.badRequest("body", "is not valid UTF-8");
-        }
-        return parseCreateOrder(text, ownCustomerId);
+        return parseCreateOrder(RequestText.utf8(body), ownCustomerId);
     }
 
     /** The body of {@code POST /orders} as a validated order. */
@@ -256,7 +247,7 @@ public class OrderRequests {
             errors.add(new FieldError(field, "must be at most " + maxLength + " characters"));
             return false;
         }
-        if (hasLoneSurrogate(value)) {
+        if (RequestText.hasLoneSurrogate(value)) {
             // Not Unicode text: it cannot be stored as UTF-8 and would come back as '?'.
             errors.add(new FieldError(field, "must be valid Unicode text (no lone surrogates)"));
             return false;
@@ -287,18 +278,6 @@ public class OrderRequests {
             return "an array";
         }
         return "an object";
-    }
-
-    private static boolean hasLoneSurrogate(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The JSON path of a mapping error: {@code items[0].quantity}. */
